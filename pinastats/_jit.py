@@ -1,0 +1,28 @@
+"""The one place where pinastats fixes its numba options.
+
+Every kernel module imports :func:`jit` from here instead of ``numba.njit``:
+
+* ``cache=True`` writes compiled machine code next to the sources, so only the
+  first run on a machine pays the compile time (a CLI call then starts warm);
+* ``nogil=True`` lets threads (Dask workers, notebooks) run kernels side by side;
+* ``error_model="numpy"`` gives NumPy semantics for division (no Python
+  ``ZeroDivisionError`` checks in the hot loops);
+* ``boundscheck`` stays off; the Python API validates every array before a
+  kernel sees it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numba
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
+
+
+def jit(func: F) -> F:
+    """Compile ``func`` in nopython mode with the package-wide options."""
+    return numba.njit(**_OPTIONS)(func)  # type: ignore[no-any-return]

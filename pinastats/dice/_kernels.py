@@ -1,0 +1,103 @@
+"""Numba kernels of the turn dynamic programme (private; arrays in, arrays out).
+
+Notation (see :mod:`pinastats.dice.solver`): ``V_r`` is the value of a hand with
+``r`` rolls left, ``K_r`` the value of a keep before a re-roll when ``r`` rolls
+are left. Each kernel works for ``float64`` values and, when the final values
+are integers, for ``int64`` values scaled by ``6**(5 r)`` so that every stage
+is an exact integer (``keep_scale`` is then ``6**|keep|`` instead of
+``6**-(5-|keep|)``).
+"""
+
+from __future__ import annotations
+
+from pinastats._jit import jit
+
+
+@jit
+def _expect_keeps(hand_value, keep_ptr, keep_hand, keep_weight, keep_scale, out):  # type: ignore[no-untyped-def]
+    """``out[k] = keep_scale[k] * sum_j keep_weight[j] * hand_value[keep_hand[j]]``."""
+    for k in range(keep_ptr.shape[0] - 1):
+        s = hand_value[0] * 0
+        for j in range(keep_ptr[k], keep_ptr[k + 1]):
+            s += keep_weight[j] * hand_value[keep_hand[j]]
+        out[k] = s * keep_scale[k]
+
+
+@jit
+def _best_of_keeps(keep_value, hand_keep_ptr, hand_keep, out):  # type: ignore[no-untyped-def]
+    """``out[h] = max over the keeps k of hand h of keep_value[k]``."""
+    for h in range(hand_keep_ptr.shape[0] - 1):
+        best = keep_value[hand_keep[hand_keep_ptr[h]]]
+        for j in range(hand_keep_ptr[h] + 1, hand_keep_ptr[h + 1]):
+            v = keep_value[hand_keep[j]]
+            if v > best:
+                best = v
+        out[h] = best
+
+
+@jit
+def _solve_free(  # type: ignore[no-untyped-def]
+    final_value, keep_ptr, keep_hand, keep_weight, keep_scale, hand_keep_ptr, hand_keep,
+    hand_value, keep_value,
+):  # fmt: skip
+    """Free re-holding: fill ``hand_value[r] = V_r`` and ``keep_value[r-1] = K_r``.
+
+    ``hand_value`` has shape ``(rolls, 252)`` and ``keep_value`` ``(rolls, 462)``.
+    """
+    rolls = hand_value.shape[0]
+    hand_value[0, :] = final_value
+    for r in range(1, rolls + 1):
+        _expect_keeps(hand_value[r - 1], keep_ptr, keep_hand, keep_weight, keep_scale,
+                      keep_value[r - 1])  # fmt: skip
+        if r < rolls:
+            _best_of_keeps(keep_value[r - 1], hand_keep_ptr, hand_keep, hand_value[r])
+
+
+@jit
+def _solve_sticky(  # type: ignore[no-untyped-def]
+    final_value, keep_ptr, keep_hand, keep_weight, keep_scale, between_ptr, between_keep,
+    state_value, keep_value,
+):  # fmt: skip
+    """Sticky holds: a state is a transition entry ``j = (locked keep, hand)``.
+
+    ``S_0(j) = f(hand_j)``; ``K_r(k) = scale_k * sum_{j in row k} w_j S_{r-1}(j)``;
+    ``S_r(j) = max of K_r(k')`` over the keeps between the locked keep and the
+    hand (``between_keep[between_ptr[j]:between_ptr[j+1]]``).
+    ``state_value`` has shape ``(rolls, 4368)``, ``keep_value`` ``(rolls, 462)``.
+    """
+    rolls = state_value.shape[0]
+    for j in range(keep_hand.shape[0]):
+        state_value[0, j] = final_value[keep_hand[j]]
+    for r in range(1, rolls + 1):
+        for k in range(keep_ptr.shape[0] - 1):
+            s = state_value[0, 0] * 0
+            for j in range(keep_ptr[k], keep_ptr[k + 1]):
+                s += keep_weight[j] * state_value[r - 1, j]
+            keep_value[r - 1, k] = s * keep_scale[k]
+        if r < rolls:
+            for j in range(keep_hand.shape[0]):
+                best = keep_value[r - 1, between_keep[between_ptr[j]]]
+                for i in range(between_ptr[j] + 1, between_ptr[j + 1]):
+                    v = keep_value[r - 1, between_keep[i]]
+                    if v > best:
+                        best = v
+                state_value[r, j] = best
+
+
+@jit
+def _start_value_free(  # type: ignore[no-untyped-def]
+    final_value, rolls, keep_ptr, keep_hand, keep_weight, keep_scale, hand_keep_ptr, hand_keep,
+    work_hand, work_keep,
+):  # fmt: skip
+    """Expected value of a whole turn from the first roll (free holds), no tables kept.
+
+    ``work_hand`` and ``work_keep`` are scratch arrays of shape ``(252,)`` and ``(462,)``.
+    """
+    work_hand[:] = final_value
+    for _ in range(1, rolls):
+        _expect_keeps(work_hand, keep_ptr, keep_hand, keep_weight, keep_scale, work_keep)
+        _best_of_keeps(work_keep, hand_keep_ptr, hand_keep, work_hand)
+    s = work_hand[0] * 0
+    for j in range(keep_ptr[0], keep_ptr[1]):
+        s += keep_weight[j] * work_hand[keep_hand[j]]
+    return s * keep_scale[0]

@@ -1,0 +1,195 @@
+"""The outcome space of five six-sided dice, as exact integer tables.
+
+A *hand* is the multiset of the five dice, stored as a face-count vector
+``c = (c1, ..., c6)`` with ``sum(c) = 5``: there are C(10, 5) = 252 of them.
+The 6**5 = 7,776 ordered outcomes fall on hand ``c`` with multiplicity
+
+    w(c) = 5! / (c1! c2! ... c6!)          (sum over hands = 7,776).
+
+A *keep* is a sub-multiset of a hand (0 to 5 dice): C(11, 5) = 462 face-count
+vectors with ``sum(c) <= 5``. Re-rolling the other ``n = 5 - |k|`` dice of keep
+``k`` lands on hand ``h = k + r`` with probability ``w_n(r) / 6**n`` where ``r``
+runs over the multisets of ``n`` dice: the keep -> hand transition is a sparse
+matrix with 4,368 non-zeros whose rows sum to ``6**n``.
+
+Hands and keeps are ordered lexicographically by their sorted dice, so the
+hand ``(1, 1, 1, 1, 1)`` is index 0 and ``(6, 6, 6, 6, 6)`` is index 251; the
+empty keep is keep 0. Every table here is built once, read-only.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+N_DICE = 5
+N_FACES = 6
+N_HANDS = 252
+N_KEEPS = 462
+N_OUTCOMES = N_FACES**N_DICE
+
+IntArray = npt.NDArray[np.int64]
+
+
+def _key(counts: Sequence[int] | npt.NDArray[np.integer]) -> int:
+    """Base-6 key of a face-count vector (each count is 0..5)."""
+    key = 0
+    for c in counts:
+        key = key * N_FACES + int(c)
+    return key
+
+
+def multinomial(counts: Iterable[int]) -> int:
+    """Number of orderings of a multiset: ``(sum c)! / prod(c!)``."""
+    counts = list(counts)
+    result = math.factorial(sum(counts))
+    for c in counts:
+        result //= math.factorial(c)
+    return result
+
+
+@dataclass(frozen=True)
+class DiceTables:
+    """Exact integer tables of the dice engine (all arrays read-only).
+
+    Attributes:
+        hand_counts: ``(252, 6)`` face counts of each hand.
+        hand_dice: ``(252, 5)`` the sorted dice of each hand.
+        hand_weight: ``(252,)`` ordered outcomes per hand (sums to 7,776).
+        keep_counts: ``(462, 6)`` face counts of each keep.
+        keep_size: ``(462,)`` number of dice kept.
+        keep_ptr: ``(463,)`` CSR row pointers of the keep -> hand transition.
+        keep_hand: ``(4368,)`` hand reached by each transition entry.
+        keep_weight: ``(4368,)`` outcomes of the re-roll giving that hand; a row
+            sums to ``6 ** (5 - keep_size)``.
+        hand_keep_ptr: ``(253,)`` CSR row pointers of hand -> its keeps.
+        hand_keep: the keeps (sub-multisets) of each hand, including the hand
+            itself (= stop) and the empty keep (= re-roll everything).
+        hand_as_keep: ``(252,)`` the keep index of a whole hand.
+    """
+
+    hand_counts: IntArray
+    hand_dice: IntArray
+    hand_weight: IntArray
+    keep_counts: IntArray
+    keep_size: IntArray
+    keep_ptr: IntArray
+    keep_hand: IntArray
+    keep_weight: IntArray
+    hand_keep_ptr: IntArray
+    hand_keep: IntArray
+    hand_as_keep: IntArray
+
+    def hand_index(self, dice: Sequence[int]) -> int:
+        """Index of the hand made of five dice (any order)."""
+        return _hand_lookup()[_key(_counts_of(dice))]
+
+    def keep_index(self, dice: Sequence[int]) -> int:
+        """Index of the keep made of zero to five dice (any order)."""
+        return _keep_lookup()[_key(_counts_of(dice))]
+
+
+def _counts_of(dice: Sequence[int]) -> list[int]:
+    counts = [0] * N_FACES
+    for d in dice:
+        counts[int(d) - 1] += 1
+    return counts
+
+
+def _multisets(size: int) -> list[tuple[int, ...]]:
+    """Sorted dice tuples of every multiset of ``size`` dice, lexicographic."""
+    return list(itertools.combinations_with_replacement(range(1, N_FACES + 1), size))
+
+
+def _frozen(a: npt.ArrayLike) -> IntArray:
+    arr = np.ascontiguousarray(a, dtype=np.int64)
+    arr.setflags(write=False)
+    return arr
+
+
+@cache
+def _hand_lookup() -> dict[int, int]:
+    return {_key(_counts_of(d)): i for i, d in enumerate(_multisets(N_DICE))}
+
+
+@cache
+def _keep_lookup() -> dict[int, int]:
+    keeps = sorted(itertools.chain.from_iterable(_multisets(n) for n in range(N_DICE + 1)))
+    return {_key(_counts_of(k)): i for i, k in enumerate(keeps)}
+
+
+@cache
+def dice_tables() -> DiceTables:
+    """Build (once) the exact tables of hands, keeps and transitions."""
+    hands = _multisets(N_DICE)
+    keeps = sorted(itertools.chain.from_iterable(_multisets(n) for n in range(N_DICE + 1)))
+    hand_of = _hand_lookup()
+    keep_of = _keep_lookup()
+    hand_counts = np.array([_counts_of(h) for h in hands])
+    keep_counts = np.array([_counts_of(k) for k in keeps])
+
+    keep_ptr = [0]
+    keep_hand: list[int] = []
+    keep_weight: list[int] = []
+    for k in keep_counts:
+        n = N_DICE - int(k.sum())
+        row = []
+        for r in _multisets(n):
+            rc = _counts_of(r)
+            row.append((hand_of[_key(k + np.array(rc))], multinomial(rc)))
+        row.sort()
+        keep_hand.extend(h for h, _ in row)
+        keep_weight.extend(w for _, w in row)
+        keep_ptr.append(len(keep_hand))
+
+    hand_keep_ptr = [0]
+    hand_keep: list[int] = []
+    for c in hand_counts:
+        subs = sorted(
+            keep_of[_key(sub)] for sub in itertools.product(*(range(int(x) + 1) for x in c))
+        )
+        hand_keep.extend(subs)
+        hand_keep_ptr.append(len(hand_keep))
+
+    return DiceTables(
+        hand_counts=_frozen(hand_counts),
+        hand_dice=_frozen(np.array(hands)),
+        hand_weight=_frozen([multinomial(c) for c in hand_counts]),
+        keep_counts=_frozen(keep_counts),
+        keep_size=_frozen(keep_counts.sum(axis=1)),
+        keep_ptr=_frozen(keep_ptr),
+        keep_hand=_frozen(keep_hand),
+        keep_weight=_frozen(keep_weight),
+        hand_keep_ptr=_frozen(hand_keep_ptr),
+        hand_keep=_frozen(hand_keep),
+        hand_as_keep=_frozen([keep_of[_key(c)] for c in hand_counts]),
+    )
+
+
+def check_dice(dice: Sequence[int], *, count: int | None = N_DICE, what: str = "dice") -> tuple[int, ...]:
+    """Validate dice values (1 to 6) and their number; return them sorted.
+
+    ``count=None`` accepts 0 to 5 dice (a keep).
+
+    >>> check_dice([2, 2, 5, 4, 1])
+    (1, 2, 2, 4, 5)
+    >>> check_dice([2, 7, 5, 4, 1])
+    Traceback (most recent call last):
+    ...
+    ValueError: dice must be values from 1 to 6, got 7 in [2, 7, 5, 4, 1]
+    """
+    values = list(dice)
+    for d in values:
+        if isinstance(d, bool) or not isinstance(d, int | np.integer) or not 1 <= d <= N_FACES:
+            raise ValueError(f"{what} must be values from 1 to 6, got {d!r} in {values}")
+    if count is not None and len(values) != count:
+        raise ValueError(f"{what} must be exactly {count} values, got {len(values)}: {values}")
+    if count is None and len(values) > N_DICE:
+        raise ValueError(f"{what} can hold at most {N_DICE} dice, got {len(values)}: {values}")
+    return tuple(sorted(int(d) for d in values))

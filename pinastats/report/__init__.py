@@ -1,0 +1,1 @@
+"""pinastats.report."""
