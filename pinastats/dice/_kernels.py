@@ -1,3 +1,4 @@
+# mypy: disallow-untyped-calls=False
 """Numba kernels of the turn dynamic programme (private; arrays in, arrays out).
 
 Notation (see :mod:`pinastats.dice.solver`): ``V_r`` is the value of a hand with
@@ -89,7 +90,7 @@ def _start_value_free(  # type: ignore[no-untyped-def]
     final_value, rolls, keep_ptr, keep_hand, keep_weight, keep_scale, hand_keep_ptr, hand_keep,
     work_hand, work_keep,
 ):  # fmt: skip
-    """Expected value of a whole turn from the first roll (free holds), no tables kept.
+    """Return the expected value of a whole turn (free holds), keeping no tables.
 
     ``work_hand`` and ``work_keep`` are scratch arrays of shape ``(252,)`` and ``(462,)``.
     """

@@ -131,7 +131,8 @@ class Combination(StrEnum):
 
     def mask(self) -> npt.NDArray[np.bool_]:
         """Boolean mask over the 252 hands (read-only)."""
-        return combination_masks()[list(Combination).index(self)]
+        row: npt.NDArray[np.bool_] = combination_masks()[list(Combination).index(self)]
+        return row
 
 
 def _total(c: Counts) -> int:
@@ -209,8 +210,8 @@ def normalize_name(name: str) -> str:
     for a, b in (("≤", "<="), ("≥", ">="), ("≠", "!="), ("’", "'"), ("=<", "<="), ("=>", ">=")):
         s = s.replace(a, b)
     s = re.sub(r"(<=|>=|!=|<|>)", r" \1 ", s)
+    s = re.sub(r"(\d)'?s\b", r"\1", s)  # "6s" and "6's" before the apostrophe goes
     s = re.sub(r"[,/_\-+.'()]", " ", s)
-    s = re.sub(r"(\d)s\b", r"\1", s)
     words = [_NUMBER_WORDS.get(w, w) for w in s.split() if w not in {"or", "and"}]
     # "three 3" style words: the first number word in "three of a kind" stays a word
     return " ".join(words)
@@ -233,7 +234,13 @@ def _aliases() -> dict[Combination, list[str]]:
     al[Combination.SUM_21_23] += ["sum 21 22 23", "sum 21 to 23", "sum 21..23"]
     al[Combination.SUM_GE_26] += ["sum > 25", "sum 26 or more", "sum ge 26", "sum min 26", "high"]
     al[Combination.SMALL_STRAIGHT] += ["ss", "small", "sm straight", "short straight"]
-    al[Combination.LARGE_STRAIGHT] += ["ls", "large", "lg straight", "big straight", "long straight"]
+    al[Combination.LARGE_STRAIGHT] += [
+        "ls",
+        "large",
+        "lg straight",
+        "big straight",
+        "long straight",
+    ]
     al[Combination.FOUR_OF_A_KIND] += ["4oak", "4 of a kind", "quads", "square", "carre"]
     al[Combination.FULL_HOUSE] += ["fh", "full", "boat", "full house 3+2"]
     al[Combination.ALL_DIFFERENT] += ["5≠", "5!=", "5 different", "all distinct", "all diff"]

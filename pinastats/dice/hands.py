@@ -46,7 +46,7 @@ def _key(counts: Sequence[int] | npt.NDArray[np.integer]) -> int:
 
 
 def multinomial(counts: Iterable[int]) -> int:
-    """Number of orderings of a multiset: ``(sum c)! / prod(c!)``."""
+    """Count the orderings of a multiset: ``(sum c)! / prod(c!)``."""
     counts = list(counts)
     result = math.factorial(sum(counts))
     for c in counts:
@@ -172,7 +172,9 @@ def dice_tables() -> DiceTables:
     )
 
 
-def check_dice(dice: Sequence[int], *, count: int | None = N_DICE, what: str = "dice") -> tuple[int, ...]:
+def check_dice(
+    dice: Sequence[int], *, count: int | None = N_DICE, what: str = "dice"
+) -> tuple[int, ...]:
     """Validate dice values (1 to 6) and their number; return them sorted.
 
     ``count=None`` accepts 0 to 5 dice (a keep).

@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -92,7 +93,7 @@ def _between() -> tuple[IntArray, IntArray]:
 
 
 def _run(values: npt.NDArray[np.float64] | IntArray, rolls: int, sticky: bool,
-         exact: bool) -> npt.NDArray[np.float64] | IntArray:  # fmt: skip
+         exact: bool) -> npt.NDArray[Any]:  # fmt: skip
     t = dice_tables()
     scale = _scales()[1] if exact else _scales()[0]
     dtype = np.int64 if exact else np.float64
@@ -100,12 +101,15 @@ def _run(values: npt.NDArray[np.float64] | IntArray, rolls: int, sticky: bool,
     if sticky:
         ptr, between = _between()
         states = np.empty((rolls, t.keep_hand.shape[0]), dtype=dtype)
-        _solve_sticky(values, t.keep_ptr, t.keep_hand, t.keep_weight, scale, ptr, between,
-                      states, keep_value)  # fmt: skip
+        _solve_sticky(  # type: ignore[no-untyped-call]
+            values, t.keep_ptr, t.keep_hand, t.keep_weight, scale, ptr, between, states, keep_value
+        )
     else:
         hands = np.empty((rolls, N_HANDS), dtype=dtype)
-        _solve_free(values, t.keep_ptr, t.keep_hand, t.keep_weight, scale, t.hand_keep_ptr,
-                    t.hand_keep, hands, keep_value)  # fmt: skip
+        _solve_free(  # type: ignore[no-untyped-call]
+            values, t.keep_ptr, t.keep_hand, t.keep_weight, scale, t.hand_keep_ptr, t.hand_keep,
+            hands, keep_value,
+        )  # fmt: skip
     return keep_value
 
 
@@ -205,7 +209,7 @@ class TurnSolution:
 
     def best_keeps(self, dice: Sequence[int], rolls_left: int,
                    locked: Sequence[int] = ()) -> list[Keep]:  # fmt: skip
-        """The optimal keeps of a hand (all ties), most dice kept first."""
+        """Return the optimal keeps of a hand (all ties), most dice kept first."""
         df = self.keep_options(dice, rolls_left, locked)
         return list(df.loc[df["best"], "keep"])
 
@@ -219,7 +223,7 @@ class TurnSolution:
         return float(self.keep_options(hand, rolls_left, locked)["value"].iloc[0])
 
     def policy(self, rolls_left: int) -> pd.DataFrame:
-        """The optimal keeps of all 252 hands with ``rolls_left`` rolls left.
+        """Tabulate the optimal keeps of all 252 hands with ``rolls_left`` rolls left.
 
         Columns: ``hand`` (sorted dice), ``value`` (``V_r``), ``fraction``,
         ``best_keeps`` (list of tuples), ``keep`` (the first of them: most dice
@@ -247,7 +251,9 @@ class TurnSolution:
         return pd.DataFrame(rows)
 
 
-def solve_turn(values: Target | npt.ArrayLike, *, rolls: int = 3, sticky: bool = False) -> TurnSolution:
+def solve_turn(
+    values: Target | npt.ArrayLike, *, rolls: int = 3, sticky: bool = False
+) -> TurnSolution:
     """Solve the turn for a target name or a value per hand (252 numbers).
 
     >>> solve_turn("five of a kind").fraction
