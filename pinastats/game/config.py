@@ -1,0 +1,67 @@
+"""What a game is played with: catalogue, layout, player count and rule options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pinastats.dice.combinations import combination_masks
+from pinastats.game.catalogue import Catalogue, load_catalogue
+from pinastats.game.layout import Layout, load_layout
+from pinastats.game.rules import Rules
+
+IntArray = npt.NDArray[np.int64]
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Catalogue, layout, player count and rules: everything fixed before a game starts.
+
+    The layout decides which side each cell shows for the player count
+    (``Layout.sides_for``); the catalogue must hold at least as many coasters as
+    the layout has cells.
+    """
+
+    players: int = 2
+    catalogue: Catalogue = field(default_factory=load_catalogue)
+    layout: Layout = field(default_factory=load_layout)
+    rules: Rules = field(default_factory=Rules)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.players, bool) or not isinstance(self.players, int) or not (
+            MIN_PLAYERS <= self.players <= MAX_PLAYERS
+        ):
+            raise ValueError(f"players must be 2, 3 or 4, got {self.players!r}")
+        if len(self.catalogue) < self.layout.n_cells:
+            raise ValueError(
+                f"the layout {self.layout.name!r} has {self.layout.n_cells} cells but the "
+                f"catalogue only {len(self.catalogue)} coasters"
+            )
+        self.layout.sides_for(self.players)  # raises if the layout has no sides for them
+
+    @cached_property
+    def sides(self) -> IntArray:
+        """``(n_cells,)`` side index of each cell at setup (0 = A, 1 = B)."""
+        return np.asarray(self.layout.side_indices(self.players), dtype=np.int64)
+
+    @cached_property
+    def start_scores(self) -> IntArray:
+        """Scores at setup in turn order: 1, 2, 3, 4."""
+        return np.arange(1, self.players + 1, dtype=np.int64)
+
+    @cached_property
+    def board_arrays(self) -> tuple[Any, ...]:
+        """The board tuple ``B`` the kernels read (see :mod:`pinastats.game._slots`)."""
+        return (
+            self.catalogue.combination_codes(),
+            self.catalogue.points_table(),
+            np.ascontiguousarray(self.layout.neighbours, dtype=np.int64),
+            np.ascontiguousarray(self.layout.lines, dtype=np.int64),
+            combination_masks(),
+            self.rules.to_array(),
+        )

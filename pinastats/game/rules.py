@@ -1,0 +1,86 @@
+"""The vocabulary of a game: rule options, how a game ends, Happy Hour effects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+import numpy.typing as npt
+
+
+class EndReason(IntEnum):
+    """How a game ended (``ONGOING`` while it runs)."""
+
+    ONGOING = 0
+    """The game is still being played."""
+    PINA_COLADICE = 1
+    """A player's tokens filled a line (row, column or diagonal): immediate win."""
+    SCORE = 2
+    """The end was triggered by a score of 20; the highest score won outright."""
+    TOKENS = 3
+    """The end was triggered by a last reserve token; the highest score won outright."""
+    TIE_BREAK = 4
+    """Tied leaders; the one who placed a token most recently won."""
+    DRAW = 5
+    """Tied leaders, none of whom ever placed a token."""
+    TURN_LIMIT = 6
+    """The safety limit on turns was reached (no winner); never met in normal play."""
+
+
+class Trigger(IntEnum):
+    """What triggered the end of the game (before the round was completed)."""
+
+    NONE = 0
+    """Not triggered (yet), or the game ended on a PIÑA COLADICE."""
+    SCORE = 1
+    """A player reached the target score."""
+    TOKENS = 2
+    """A player placed their last reserve token."""
+
+
+class HappyHourEffect(IntEnum):
+    """The six faces of the Happy Hour die (variant)."""
+
+    LOSE_3 = 1
+    """The player loses 3 points (not below 0 unless negative scores are allowed)."""
+    REMOVE_OWN_TOKEN = 2
+    """The player takes one of their tokens back to the reserve (points kept)."""
+    OTHERS_GAIN_1 = 3
+    """Every other player gains 1 point."""
+    MOVE_OTHER_TOKEN = 4
+    """The player moves another player's token to a free space (no points; may make a line)."""
+    FLIP_COASTER = 5
+    """The player flips a coaster; its tokens go back to their owners (points kept)."""
+    GAIN_4 = 6
+    """The player gains 4 points."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Rule options of a game.
+
+    Attributes:
+        target_score: a score at least this high triggers the end (20).
+        tokens: tokens each player can place (6; the 7th marks the score).
+        happy_hour: play the Happy Hour variant.
+        negative_scores: Happy Hour's "lose 3" may go below 0 (Board Game Arena).
+        max_turns: safety limit on the number of turns of a game (ends as TURN_LIMIT).
+    """
+
+    target_score: int = 20
+    tokens: int = 6
+    happy_hour: bool = False
+    negative_scores: bool = False
+    max_turns: int = 1000
+
+    def __post_init__(self) -> None:
+        for name in ("target_score", "tokens", "max_turns"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"rules: {name} must be a whole number >= 1, got {value!r}")
+
+    def to_array(self) -> npt.NDArray[np.int64]:
+        """The options as the int64 vector the kernels read (see ``_layout``)."""
+        return np.array([self.target_score, self.tokens, int(self.happy_hour),
+                         int(self.negative_scores), self.max_turns], dtype=np.int64)  # fmt: skip

@@ -1,0 +1,91 @@
+"""Playing single games turn by turn: the readable Python path and the kernel path.
+
+Both paths call the same rule kernels and draw from the generator in the same
+order, so with the same seed they play the very same game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pinastats.agents import _kernels as AK
+from pinastats.agents.builtin import Agent, make_agent
+from pinastats.agents.tables import DEFAULT_ROLLS, turn_tables
+from pinastats.dice.hands import dice_tables
+from pinastats.game import _kernels as GK
+from pinastats.game.game import Game, Seed, as_generator
+from pinastats.game.rules import HappyHourEffect
+
+
+@dataclass
+class TurnRecord:
+    """What happened in one turn played by :func:`play_turn`."""
+
+    player: int
+    rolls: list[tuple[int, ...]] = field(default_factory=list)
+    keeps: list[tuple[int, ...]] = field(default_factory=list)
+    cell: int | None = None
+    points: int = 0
+    happy_hour: HappyHourEffect | None = None
+    happy_hour_option: int | None = None
+
+
+def _roll(rng: np.random.Generator, keep: Sequence[int]) -> tuple[int, ...]:
+    t = dice_tables()
+    tables = turn_tables()
+    hand = GK._roll(rng, tables[6], tables[7], t.keep_index(keep))
+    return tuple(int(d) for d in t.hand_dice[hand])
+
+
+def play_turn(game: Game, agent: Agent, rng: np.random.Generator) -> TurnRecord:
+    """Play the mover's turn step by step in Python, with the agent's decisions."""
+    record = TurnRecord(player=game.to_move)
+    agent.start_turn(game)
+    dice = _roll(rng, ())
+    record.rolls.append(dice)
+    for rolls_left in range(DEFAULT_ROLLS - 1, 0, -1):
+        keep = agent.choose_keep(game, dice, rolls_left, rng)
+        if keep == dice:
+            break
+        record.keeps.append(keep)
+        dice = _roll(rng, keep)
+        record.rolls.append(dice)
+    if game.legal_placements(dice):
+        record.cell = agent.choose_placement(game, dice, rng)
+        record.points = game.place(record.cell, dice)
+        return record
+    effect = option = None
+    if game.config.rules.happy_hour:
+        effect = HappyHourEffect(int(rng.random() * 6.0) + 1)
+        options = game.happy_hour_options(effect)
+        if options:
+            option = agent.choose_happy_hour(game, effect, options, rng)
+        record.happy_hour, record.happy_hour_option = effect, option
+    game.end_turn_without_placement(dice, None if effect is None else int(effect), option)
+    return record
+
+
+def play_turn_fast(game: Game, agent: Agent, rng: np.random.Generator) -> bool:
+    """Play the mover's turn in one kernel call; return True when the game is over."""
+    scratch = agent._scratch(game)
+    return bool(AK._play_turn(agent.code, agent.param_vector(), game._board, game.state,
+                              turn_tables(), scratch, rng, DEFAULT_ROLLS))  # fmt: skip
+
+
+def play_game(game: Game, agents: Sequence[Agent | str], seed: Seed = None, *,
+              fast: bool = True) -> Game:  # fmt: skip
+    """Play ``game`` to its end; ``agents[p]`` plays seat ``p``. Returns the game."""
+    if len(agents) != game.players:
+        raise ValueError(f"{len(agents)} agents for {game.players} players")
+    seats = [make_agent(a) for a in agents]
+    rng = as_generator(seed)
+    while not game.is_over:
+        agent = seats[game.to_move]
+        if fast:
+            play_turn_fast(game, agent, rng)
+        else:
+            play_turn(game, agent, rng)
+    return game

@@ -1,0 +1,23 @@
+"""Confidence intervals for simulated frequencies."""
+
+from __future__ import annotations
+
+import math
+
+Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion (95% by default).
+
+    >>> lo, hi = wilson_interval(50, 100)
+    >>> round(lo, 4), round(hi, 4)
+    (0.4038, 0.5962)
+    """
+    if trials <= 0:
+        return (math.nan, math.nan)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
