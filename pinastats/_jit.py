@@ -26,3 +26,14 @@ _OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"
 def jit(func: F) -> F:
     """Compile ``func`` in nopython mode with the package-wide options."""
     return numba.njit(**_OPTIONS)(func)  # type: ignore[no-any-return]
+
+
+def jit_inline(func: F) -> F:
+    """Like :func:`jit`, inlined into its callers at numba IR level.
+
+    For the small helpers called in the hot loops with the board and game
+    tuples: a real call would pass every array of the tuples and pay a
+    reference-count increment and decrement on each (measured: ~100 ns per
+    call, ten times the work of the helper).
+    """
+    return numba.njit(inline="always", **_OPTIONS)(func)  # type: ignore[no-any-return]

@@ -14,7 +14,7 @@ legal (C,), options (2 C^2 + 1,), cell_value (C,), top_keep (462,))``.
 
 from __future__ import annotations
 
-from pinastats._jit import jit
+from pinastats._jit import jit, jit_inline
 from pinastats.dice._kernels import _best_of_keeps, _expect_keeps
 from pinastats.game._kernels import (
     _apply_happy_hour,
@@ -76,7 +76,7 @@ def _line_potential(B, G, player):  # type: ignore[no-untyped-def]
     return total
 
 
-@jit
+@jit_inline
 def _room_for(G, cell, player):  # type: ignore[no-untyped-def]
     """A free space on ``cell`` that ``player`` could still take."""
     for s in range(1 + G[1][cell]):
@@ -157,15 +157,19 @@ def _prepare_turn(kind, params, B, G, T, W, player, rolls):  # type: ignore[no-u
         _best_of_keeps(keep_value[r - 1], T[4], T[5], hand_value[r])
 
 
-@jit
+@jit_inline
 def _argmax_keep(values, T, hand):  # type: ignore[no-untyped-def]
     """Best keep of ``hand`` under ``values[k]``; ties go to the keep with more dice."""
-    best_k = -1
-    best = 0.0
-    for j in range(T[4][hand], T[4][hand + 1]):
-        k = T[5][j]
+    ptr, keeps, size = T[4], T[5], T[9]
+    best_k = keeps[ptr[hand]]
+    best = values[best_k]
+    for j in range(ptr[hand] + 1, ptr[hand + 1]):
+        k = keeps[j]
         v = values[k]
-        if best_k < 0 or v > best + _EPS or (v > best - _EPS and T[9][k] > T[9][best_k]):
+        better = v > best + _EPS
+        if not better and v > best - _EPS:
+            better = size[k] > size[best_k]
+        if better:
             best_k = k
             best = v
     return best_k

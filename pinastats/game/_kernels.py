@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pinastats._jit import jit
+from pinastats._jit import jit, jit_inline
 from pinastats.game._slots import (
     P_LAST_PLACED,
     P_RESERVE,
@@ -55,13 +55,14 @@ def _roll(rng, keep_counts, key_to_hand, keep):  # type: ignore[no-untyped-def]
 # ------------------------------------------------------------------ cells
 
 
-@jit
+@jit_inline
 def _owns(G, cell, player):  # type: ignore[no-untyped-def]
     """Whether ``player`` has a token on ``cell``."""
-    return G[2][cell, 0] == player or G[2][cell, 1] == player
+    tokens = G[2]
+    return (tokens[cell, 0] == player) | (tokens[cell, 1] == player)
 
 
-@jit
+@jit_inline
 def _free_space(G, cell):  # type: ignore[no-untyped-def]
     """First free space of a cell (0 or 1), or -1 if the coaster is full."""
     for s in range(1 + G[1][cell]):
@@ -70,18 +71,23 @@ def _free_space(G, cell):  # type: ignore[no-untyped-def]
     return -1
 
 
-@jit
+@jit_inline
 def _open_to(G, player, cell):  # type: ignore[no-untyped-def]
     """Whether ``player`` could place on ``cell`` with matching dice.
 
     Needs a token in reserve, a free space, and no own token on the coaster.
     """
-    if G[3][player, P_RESERVE] <= 0:
-        return False
-    return _free_space(G, cell) >= 0 and not _owns(G, cell, player)
+    tokens = G[2]
+    free = False
+    for s in range(1 + G[1][cell]):
+        t = tokens[cell, s]
+        if t == player:
+            return False
+        free |= t < 0
+    return free & (G[3][player, P_RESERVE] > 0)
 
 
-@jit
+@jit_inline
 def _cell_combination(B, G, cell):  # type: ignore[no-untyped-def]
     return B[0][G[0][cell]]
 
@@ -90,24 +96,27 @@ def _cell_combination(B, G, cell):  # type: ignore[no-untyped-def]
 def _legal_cells(B, G, player, hand, out):  # type: ignore[no-untyped-def]
     """``out[c]`` = placing on cell ``c`` is legal with final hand ``hand``; return the count."""
     n = 0
+    masks, cat_comb, cell_coaster = B[4], B[0], G[0]
     for c in range(out.shape[0]):
-        ok = _open_to(G, player, c) and B[4][_cell_combination(B, G, c), hand]
+        ok = _open_to(G, player, c)
+        if ok:
+            ok = masks[cat_comb[cell_coaster[c]], hand]
         out[c] = ok
         n += ok
     return n
 
 
-@jit
+@jit_inline
 def _placement_points(B, G, player, cell):  # type: ignore[no-untyped-def]
     """Points of placing on ``cell``: the free space's value + 1 per own neighbouring token."""
     space = _free_space(G, cell)
     points = B[1][G[0][cell], G[1][cell], space]
-    for i in range(B[2].shape[1]):
-        n = B[2][cell, i]
+    neighbours = B[2]
+    for i in range(neighbours.shape[1]):
+        n = neighbours[cell, i]
         if n < 0:
             break
-        if _owns(G, n, player):
-            points += 1
+        points += _owns(G, n, player)
     return points
 
 
