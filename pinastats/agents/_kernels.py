@@ -38,9 +38,9 @@ from pinastats.game._slots import (
     S_TRIGGER,
 )
 
-K_RANDOM, K_GREEDY, K_EV, K_STRATEGIC = 0, 1, 2, 3
+K_RANDOM, K_GREEDY, K_EV, K_STRATEGIC, K_ROLLOUT = 0, 1, 2, 3, 4
 # strategic parameters
-W_LINE, W_BLOCK, W_RACE, W_WIN = 0, 1, 2, 3
+W_LINE, W_BLOCK, W_RACE, W_WIN, W_ROLLOUTS, W_POLICY = 0, 1, 2, 3, 4, 5
 
 _EPS = 1e-12
 
@@ -273,13 +273,11 @@ def _choose_happy_hour(kind, params, B, G, player, effect, options, n, rng):  # 
 
 
 @jit
-def _play_turn(kind, params, B, G, T, W, rng, rolls):  # type: ignore[no-untyped-def]
-    """Play the turn of the player to move with a built-in agent; return True at game end.
+def _turn_rolls(kind, params, B, G, T, W, rng, rolls):  # type: ignore[no-untyped-def]
+    """The dice part of a turn: roll all dice, then up to ``rolls - 1`` re-rolls.
 
-    Roll all dice; up to ``rolls - 1`` re-rolls of the dice the agent does not
-    keep (keeping the whole hand stops); place a token on a legal coaster if
-    there is one (compulsory), else roll the Happy Hour die when the variant is
-    on; then the end check.
+    Before each re-roll the agent picks a keep; keeping the whole hand stops.
+    Returns the final hand index.
     """
     player = G[4][S_TO_MOVE]
     _prepare_turn(kind, params, B, G, T, W, player, rolls)
@@ -289,9 +287,18 @@ def _play_turn(kind, params, B, G, T, W, rng, rolls):  # type: ignore[no-untyped
         if keep == T[8][hand]:
             break
         hand = _roll(rng, T[6], T[7], keep)
-    legal = W[3]
-    if _legal_cells(B, G, player, hand, legal) > 0:
-        _place(B, G, player, _choose_cell(kind, params, B, G, W, player, legal, rng))
+    return hand
+
+
+@jit
+def _turn_end(kind, params, B, G, W, rng, cell):  # type: ignore[no-untyped-def]
+    """The rest of a turn: place on ``cell`` (-1: nothing legal), else Happy Hour; end check.
+
+    Returns True when the game is over.
+    """
+    player = G[4][S_TO_MOVE]
+    if cell >= 0:
+        _place(B, G, player, cell)
     elif B[5][R_HAPPY_HOUR]:
         effect = int(rng.random() * 6.0) + 1
         n = _happy_hour_options(B, G, player, effect, W[4])
@@ -299,3 +306,18 @@ def _play_turn(kind, params, B, G, T, W, rng, rolls):  # type: ignore[no-untyped
             option = _choose_happy_hour(kind, params, B, G, player, effect, W[4], n, rng)
             _apply_happy_hour(B, G, player, effect, option)
     return _end_turn(B, G)
+
+
+@jit
+def _play_turn(kind, params, B, G, T, W, rng, rolls):  # type: ignore[no-untyped-def]
+    """Play the mover's turn with a one-turn agent (random, greedy, ev, strategic).
+
+    Dice (:func:`_turn_rolls`), then a compulsory placement on a legal coaster
+    chosen by the agent, else the Happy Hour die when the variant is on, then
+    the end check (:func:`_turn_end`). Returns True when the game is over.
+    """
+    hand = _turn_rolls(kind, params, B, G, T, W, rng, rolls)
+    cell = -1
+    if _legal_cells(B, G, G[4][S_TO_MOVE], hand, W[3]) > 0:
+        cell = _choose_cell(kind, params, B, G, W, G[4][S_TO_MOVE], W[3], rng)
+    return _turn_end(kind, params, B, G, W, rng, cell)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pinastats._jit import jit
-from pinastats.agents._kernels import _play_turn
+from pinastats.agents._rollout import _agent_turn
 from pinastats.game._kernels import _deal, _owns, _start_game
 from pinastats.game._slots import (
     P_SCORE,
@@ -57,7 +57,7 @@ def _play_games(  # type: ignore[no-untyped-def]
         while not over:
             mover = status[S_TO_MOVE]
             before = status[S_PLACEMENTS]
-            over = _play_turn(kinds[mover], params[mover], B, G, T, W, rng, rolls)
+            over = _agent_turn(kinds[mover], params[mover], B, G, T, W, rng, rolls)
             if status[S_PLACEMENTS] > before:
                 placed[g, mover] += 1
         first[g] = status[S_FIRST]

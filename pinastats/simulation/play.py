@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pinastats.agents import _kernels as AK
+from pinastats.agents._rollout import _agent_turn
 from pinastats.agents.builtin import Agent, make_agent
 from pinastats.agents.tables import DEFAULT_ROLLS, turn_tables
 from pinastats.dice.hands import dice_tables
@@ -71,8 +71,8 @@ def play_turn(game: Game, agent: Agent, rng: np.random.Generator) -> TurnRecord:
 def play_turn_fast(game: Game, agent: Agent, rng: np.random.Generator) -> bool:
     """Play the mover's turn in one kernel call; return True when the game is over."""
     scratch = agent._scratch(game)
-    return bool(AK._play_turn(agent.code, agent.param_vector(), game._board, game.state,
-                              turn_tables(), scratch, rng, DEFAULT_ROLLS))  # fmt: skip
+    return bool(_agent_turn(agent.code, agent.param_vector(), game._board, game.state,
+                            turn_tables(), scratch, rng, DEFAULT_ROLLS))  # fmt: skip
 
 
 def play_game(game: Game, agents: Sequence[Agent | str], seed: Seed = None, *,
