@@ -2,6 +2,7 @@
 
 * ``tests/dice`` goes on ``sys.path`` so test modules can ``import oracle`` (the
   brute-force model of the turn) under pytest's ``--import-mode=importlib``.
+* ``cli`` runs the command line in process and returns its exit code and output.
 * Hypothesis runs without deadlines: the first call of a numba kernel loads its
   cache, which would make a timing-based failure depend on the machine.
 """
@@ -9,11 +10,39 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).parent / "dice"))
 
 settings.register_profile("pinastats", deadline=None, print_blob=True)
 settings.load_profile("pinastats")
+
+
+@dataclass(frozen=True)
+class CliResult:
+    """What one in-process run of ``pinastats`` produced."""
+
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., CliResult]:
+    """Run ``pinastats ARGS...`` in process; argparse exits become exit codes."""
+    from pinastats.cli.main import main
+
+    def run(*argv: str) -> CliResult:
+        try:
+            code = main(list(argv))
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+        captured = capsys.readouterr()
+        return CliResult(code, captured.out, captured.err)
+
+    return run

@@ -31,15 +31,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from pinastats.dice._kernels import _solve_free, _solve_sticky
 from pinastats.dice.combinations import Combination, parse_combination
 from pinastats.dice.hands import N_DICE, N_HANDS, N_KEEPS, check_dice, dice_tables
+
+if TYPE_CHECKING:  # pandas is imported on use: a CLI start stays fast without it
+    import pandas as pd
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -193,6 +195,8 @@ class TurnSolution:
                 "value": float(self.keep_value[rolls_left - 1, k]),
                 "fraction": self.keep_fraction(keep, rolls_left),
             })  # fmt: skip
+        import pandas as pd
+
         df = pd.DataFrame(rows)
         df["best"] = self._ties(df)
         return df.sort_values(["value", "kept"], ascending=[False, False],
@@ -248,6 +252,8 @@ class TurnSolution:
                 "fraction": opts["fraction"].iloc[0], "best_keeps": best, "keep": best[0],
                 "probability": float(t.hand_weight[h]) / 6**N_DICE,
             })  # fmt: skip
+        import pandas as pd
+
         return pd.DataFrame(rows)
 
 

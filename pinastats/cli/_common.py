@@ -1,0 +1,203 @@
+"""Shared pieces of the command line: errors, output formats, tables, number formats.
+
+Every user error (a ``ValueError`` from the engine, a :class:`CliError`, a file
+that cannot be read, or a bad option) ends the same way: one line on stderr
+starting ``pinastats: error:`` and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any, NoReturn
+
+PROG = "pinastats"
+FORMATS = ("table", "json", "csv")
+EXIT_USAGE = 2
+
+Handler = Callable[[argparse.Namespace], int | None]
+
+
+class CliError(Exception):
+    """A mistake in what the user asked for (reported on one line, exit status 2)."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose usage errors are one ``pinastats: error:`` line."""
+
+    def error(self, message: str) -> NoReturn:
+        """Report a bad command line on one line and exit with status 2."""
+        self.exit(EXIT_USAGE, f"{PROG}: error: {message} (see '{self.prog} --help')\n")
+
+
+def fail(message: str) -> NoReturn:
+    """Stop the command with a user error."""
+    raise CliError(message)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    if isinstance(exc, OSError) and exc.filename is not None:
+        text = f"{exc.strerror or text}: {exc.filename}"
+    return text or type(exc).__name__
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run the handler chosen by the parser, turning user errors into exit status 2."""
+    handler: Handler = args.func
+    try:
+        status = handler(args)
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. `pinastats targets | head`: not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    except (CliError, ValueError, OSError) as exc:
+        print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_USAGE
+    return status or 0
+
+
+# ---------------------------------------------------------------- options
+
+
+def add_format_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--format table|json|csv`` (default ``table``)."""
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
+        help="output: a readable table (default), JSON, or CSV",
+    )
+
+
+def positive_int(text: str) -> int:
+    """Argparse type: a whole number >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def die(text: str) -> int:
+    """Argparse type: one die value (range checked later, with the whole hand)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"dice are whole numbers 1-6, got {text!r}") from None
+
+
+# ---------------------------------------------------------------- formatting
+
+
+def dice_text(dice: Sequence[int]) -> str:
+    """``(2, 2, 5)`` -> ``'2 2 5'``."""
+    return " ".join(str(d) for d in dice)
+
+
+def fraction_text(value: Fraction | None) -> str:
+    """``Fraction(1, 6)`` -> ``'1/6'`` (``''`` when there is no exact value)."""
+    if value is None:
+        return ""
+    return f"{value.numerator}/{value.denominator}"
+
+
+def percent(p: float) -> str:
+    """Format a probability as a percentage with enough digits to tell small ones apart.
+
+    >>> percent(1.0), percent(0.366144), percent(0.00013), percent(0.0), percent(1e-9)
+    ('100%', '36.61%', '0.013%', '0%', '<0.001%')
+    """
+    if p >= 1.0 - 5e-12:
+        return "100%"
+    if p <= 5e-12:
+        return "0%"
+    if p < 1e-5:
+        return "<0.001%"
+    if p < 0.001:
+        return f"{100 * p:.3f}%"
+    text = f"{100 * p:.2f}%"
+    return ">99.99%" if text == "100.00%" else text
+
+
+def percent_range(low: float, high: float) -> str:
+    """One percentage, or ``low–high`` when they differ."""
+    a, b = percent(low), percent(high)
+    return a if a == b else f"{a.rstrip('%')}–{b}"
+
+
+def render_table(
+    header: Sequence[str], rows: Sequence[Sequence[str]], align: str = "", indent: int = 2
+) -> str:
+    """Plain-text table: a header, a rule, and columns padded to their widths.
+
+    ``align`` has one letter per column, ``l`` or ``r`` (default ``l``).
+
+    >>> print(render_table(["keep", "p"], [["2 2", "27.47%"], ["stop", "9.72%"]], "lr"))
+      keep       p
+      ----  ------
+      2 2   27.47%
+      stop   9.72%
+    """
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
+    align = align[: len(header)].ljust(len(header), "l")
+
+    def line(cells: Sequence[str]) -> str:
+        padded = [
+            c.rjust(w) if a == "r" else c.ljust(w)
+            for c, w, a in zip(cells, widths, align, strict=True)
+        ]
+        return (" " * indent + "  ".join(padded)).rstrip()
+
+    out = [line(header), line(["-" * w for w in widths])]
+    out.extend(line(r) for r in rows)
+    return "\n".join(out)
+
+
+def json_text(obj: Any, indent: int = 0, width: int = 100) -> str:
+    """Indented JSON that keeps short lists and objects on one line.
+
+    >>> print(json_text({"keep": [2, 2], "hands": [{"hand": [1, 2, 2, 4, 5]}]}, width=30))
+    {
+      "keep": [2, 2],
+      "hands": [{"hand": [1, 2, 2, 4, 5]}]
+    }
+    """
+    flat = json.dumps(obj, ensure_ascii=False)
+    if not isinstance(obj, dict | list) or not obj or indent + len(flat) <= width:
+        return flat
+    pad = " " * (indent + 2)
+    if isinstance(obj, dict):
+        items = [
+            f"{pad}{json.dumps(str(k), ensure_ascii=False)}: "
+            f"{json_text(v, indent + 2, width).lstrip()}"
+            for k, v in obj.items()
+        ]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [pad + json_text(v, indent + 2, width).lstrip() for v in obj]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+def write_json(obj: Any) -> None:
+    """Print ``obj`` as JSON, indented, short lists on one line (UTF-8 names readable)."""
+    print(json_text(obj))
+
+
+def write_csv(columns: Sequence[str], records: Sequence[Mapping[str, Any]]) -> None:
+    """Print records as CSV with a header row."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(columns), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(records)
+    sys.stdout.write(buffer.getvalue())
