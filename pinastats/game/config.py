@@ -31,6 +31,8 @@ class GameConfig:
     catalogue: Catalogue = field(default_factory=load_catalogue)
     layout: Layout = field(default_factory=load_layout)
     rules: Rules = field(default_factory=Rules)
+    starting_scores: tuple[int, ...] | None = None
+    """Scores at setup in turn order; ``None`` is the rulebook's 1, 2, ..., n."""
 
     def __post_init__(self) -> None:
         if isinstance(self.players, bool) or not isinstance(self.players, int) or not (
@@ -43,6 +45,12 @@ class GameConfig:
                 f"catalogue only {len(self.catalogue)} coasters"
             )
         self.layout.sides_for(self.players)  # raises if the layout has no sides for them
+        if self.starting_scores is not None and (
+            len(self.starting_scores) != self.players
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in self.starting_scores)
+        ):
+            raise ValueError(f"starting scores must be {self.players} whole numbers in turn "
+                             f"order, got {self.starting_scores!r}")  # fmt: skip
 
     @cached_property
     def sides(self) -> IntArray:
@@ -51,7 +59,9 @@ class GameConfig:
 
     @cached_property
     def start_scores(self) -> IntArray:
-        """Scores at setup in turn order: 1, 2, 3, 4."""
+        """Scores at setup in turn order: 1, 2, 3, 4 unless ``starting_scores`` says otherwise."""
+        if self.starting_scores is not None:
+            return np.array(self.starting_scores, dtype=np.int64)
         return np.arange(1, self.players + 1, dtype=np.int64)
 
     @cached_property
