@@ -55,8 +55,8 @@ _KIND_CODE = {AgentKind.RANDOM: AK.K_RANDOM, AgentKind.GREEDY: AK.K_GREEDY,
 STRATEGIC_DEFAULTS: dict[str, float] = {"line": 6.0, "block": 3.0, "race": 0.5, "win": 100.0}
 """Weights of ``strategic``: line progress, blocking, end-game points, a winning line."""
 
-ROLLOUT_DEFAULTS: dict[str, float] = {**STRATEGIC_DEFAULTS, "rollouts": 24.0,
-                                      "policy": float(AK.K_EV)}  # fmt: skip
+ROLLOUT_DEFAULTS: dict[str, float] = {**STRATEGIC_DEFAULTS, "rollouts": 48.0,
+                                      "policy": float(AK.K_STRATEGIC)}  # fmt: skip
 """``rollout``: the ``strategic`` weights, play-outs per placement, the play-out agent."""
 
 _PARAMETERS = {AgentKind.STRATEGIC: STRATEGIC_DEFAULTS, AgentKind.ROLLOUT: ROLLOUT_DEFAULTS}
