@@ -127,20 +127,24 @@ def _placement_value(kind, params, B, G, player, cell):  # type: ignore[no-untyp
 
 
 @jit
-def _final_values(kind, params, B, G, player, masks_hands, W):  # type: ignore[no-untyped-def]
-    """``W[0][h]`` = best placement value over the coasters open to ``player`` matching ``h``."""
+def _final_values(kind, params, B, G, player, W):  # type: ignore[no-untyped-def]
+    """``W[0][h]`` = best placement value over the coasters open to ``player`` matching ``h``.
+
+    Hands matching no open coaster are worth 0.
+    """
     f = W[0]
     cell_value = W[5]
+    comb_ptr, comb_hands = B[6], B[7]
     f[:] = 0.0
-    n_cells = G[0].shape[0]
-    for c in range(n_cells):
+    for c in range(G[0].shape[0]):
         if not _open_to(G, player, c):
             continue
         v = _placement_value(kind, params, B, G, player, c)
         cell_value[c] = v
         comb = _cell_combination(B, G, c)
-        for h in range(masks_hands):
-            if B[4][comb, h] and v > f[h]:
+        for j in range(comb_ptr[comb], comb_ptr[comb + 1]):
+            h = comb_hands[j]
+            if v > f[h]:
                 f[h] = v
 
 
@@ -149,7 +153,7 @@ def _prepare_turn(kind, params, B, G, T, W, player, rolls):  # type: ignore[no-u
     """Solve the stages of this turn's DP that do not depend on the dice (ev, strategic)."""
     if kind != K_EV and kind != K_STRATEGIC:
         return
-    _final_values(kind, params, B, G, player, 252, W)
+    _final_values(kind, params, B, G, player, W)
     hand_value, keep_value = W[1], W[2]
     hand_value[0, :] = W[0]
     for r in range(1, rolls - 1):

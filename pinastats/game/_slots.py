@@ -2,13 +2,15 @@
 
 Board tuple ``B`` (fixed during a game)::
 
-    B = (cat_comb, cat_points, neighbours, lines, masks, rules)
+    B = (cat_comb, cat_points, neighbours, lines, masks, rules, comb_ptr, comb_hands)
     cat_comb   (n_coasters,)        combination index of each catalogue coaster
     cat_points (n_coasters, 2, 2)   points of [side A/B][space 1/2]; side A space 2 = 0
     neighbours (n_cells, 8)         neighbouring cells, padded with -1
     lines      (n_lines, max_len)   winning lines, padded with -1
     masks      (n_combinations, 252) bool: hand shows combination
     rules      (5,)                 the R_* slots below
+    comb_ptr   (n_combinations + 1,) CSR pointers: the hands showing each combination
+    comb_hands (nnz,)               ... are comb_hands[comb_ptr[i]:comb_ptr[i + 1]]
 
 Game tuple ``G`` (changes as the game is played)::
 

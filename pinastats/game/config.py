@@ -67,11 +67,14 @@ class GameConfig:
     @cached_property
     def board_arrays(self) -> tuple[Any, ...]:
         """The board tuple ``B`` the kernels read (see :mod:`pinastats.game._slots`)."""
+        masks = combination_masks()
         return (
             self.catalogue.combination_codes(),
             self.catalogue.points_table(),
             np.ascontiguousarray(self.layout.neighbours, dtype=np.int64),
             np.ascontiguousarray(self.layout.lines, dtype=np.int64),
-            combination_masks(),
+            masks,
             self.rules.to_array(),
+            np.concatenate([[0], np.cumsum(masks.sum(axis=1))]).astype(np.int64),
+            np.nonzero(masks)[1].astype(np.int64),
         )
