@@ -49,7 +49,7 @@ _EPS = 1e-12
 
 
 @jit
-def _line_potential(B, G, player):  # type: ignore[no-untyped-def]
+def _line_potential(B, G, player):
     """Sum over the lines still open to ``player`` of ``(own tokens / line length)**2``.
 
     A line is open to ``player`` while each of its coasters is either theirs or
@@ -77,16 +77,17 @@ def _line_potential(B, G, player):  # type: ignore[no-untyped-def]
 
 
 @jit_inline
-def _room_for(G, cell, player):  # type: ignore[no-untyped-def]
+def _room_for(G, cell, player):
     """A free space on ``cell`` that ``player`` could still take."""
+    tokens = G[2]
     for s in range(1 + G[1][cell]):
-        if G[2][cell, s] < 0:
+        if tokens[cell, s] < 0:
             return True
     return False
 
 
 @jit
-def _opponents_potential(B, G, player):  # type: ignore[no-untyped-def]
+def _opponents_potential(B, G, player):
     total = 0.0
     for p in range(G[3].shape[0]):
         if p != player:
@@ -95,7 +96,7 @@ def _opponents_potential(B, G, player):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _placement_value(kind, params, B, G, player, cell):  # type: ignore[no-untyped-def]
+def _placement_value(kind, params, B, G, player, cell):
     """Value an agent gives to placing on ``cell`` now (points for ``ev``)."""
     points = _placement_points(B, G, player, cell)
     if kind != K_STRATEGIC:
@@ -119,15 +120,18 @@ def _placement_value(kind, params, B, G, player, cell):  # type: ignore[no-untyp
     for p in range(players.shape[0]):
         if p != player:
             lead = min(lead, players[player, P_SCORE] - players[p, P_SCORE])
-    near_end = G[4][S_TRIGGER] != 0 or players[player, P_RESERVE] <= 2 or (
-        players[player, P_SCORE] + points >= B[5][R_TARGET])
+    near_end = (
+        G[4][S_TRIGGER] != 0
+        or players[player, P_RESERVE] <= 2
+        or (players[player, P_SCORE] + points >= B[5][R_TARGET])
+    )
     if near_end:
         value += params[W_RACE] * points
     return value
 
 
 @jit
-def _final_values(kind, params, B, G, player, W):  # type: ignore[no-untyped-def]
+def _final_values(kind, params, B, G, player, W):
     """``W[0][h]`` = best placement value over the coasters open to ``player`` matching ``h``.
 
     Hands matching no open coaster are worth 0.
@@ -149,7 +153,7 @@ def _final_values(kind, params, B, G, player, W):  # type: ignore[no-untyped-def
 
 
 @jit
-def _prepare_turn(kind, params, B, G, T, W, player, rolls):  # type: ignore[no-untyped-def]
+def _prepare_turn(kind, params, B, G, T, W, player, rolls):
     """Solve the stages of this turn's DP that do not depend on the dice (ev, strategic)."""
     if kind != K_EV and kind != K_STRATEGIC:
         return
@@ -162,7 +166,7 @@ def _prepare_turn(kind, params, B, G, T, W, player, rolls):  # type: ignore[no-u
 
 
 @jit_inline
-def _argmax_keep(values, T, hand):  # type: ignore[no-untyped-def]
+def _argmax_keep(values, T, hand):
     """Best keep of ``hand`` under ``values[k]``; ties go to the keep with more dice."""
     ptr, keeps, size = T[4], T[5], T[9]
     best_k = keeps[ptr[hand]]
@@ -180,7 +184,7 @@ def _argmax_keep(values, T, hand):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _dp_keep(T, W, hand, rolls_left, rolls):  # type: ignore[no-untyped-def]
+def _dp_keep(T, W, hand, rolls_left, rolls):
     """Optimal keep for the prepared value function with ``rolls_left`` rolls left."""
     if rolls_left <= rolls - 2:
         return _argmax_keep(W[2][rolls_left - 1], T, hand)
@@ -197,7 +201,7 @@ def _dp_keep(T, W, hand, rolls_left, rolls):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _choose_keep(kind, params, B, G, T, W, player, hand, rolls_left, rolls, rng):  # type: ignore[no-untyped-def]
+def _choose_keep(kind, params, B, G, T, W, player, hand, rolls_left, rolls, rng):
     """Keep index chosen with ``rolls_left`` rolls left (the whole hand = stop)."""
     if kind == K_RANDOM:
         return T[8][hand]
@@ -219,7 +223,7 @@ def _choose_keep(kind, params, B, G, T, W, player, hand, rolls_left, rolls, rng)
 
 
 @jit
-def _choose_cell(kind, params, B, G, W, player, legal, rng):  # type: ignore[no-untyped-def]
+def _choose_cell(kind, params, B, G, W, player, legal, rng):
     """The legal cell chosen for the token (``legal`` is a boolean mask with a True)."""
     n_cells = legal.shape[0]
     if kind == K_RANDOM:
@@ -244,7 +248,7 @@ def _choose_cell(kind, params, B, G, W, player, legal, rng):  # type: ignore[no-
 
 
 @jit
-def _choose_happy_hour(kind, params, B, G, player, effect, options, n, rng):  # type: ignore[no-untyped-def]
+def _choose_happy_hour(kind, params, B, G, player, effect, options, n, rng):
     """Pick one of ``n`` Happy Hour options.
 
     ``random`` picks uniformly. The others maximise own line potential minus the
@@ -277,7 +281,7 @@ def _choose_happy_hour(kind, params, B, G, player, effect, options, n, rng):  # 
 
 
 @jit
-def _turn_rolls(kind, params, B, G, T, W, rng, rolls):  # type: ignore[no-untyped-def]
+def _turn_rolls(kind, params, B, G, T, W, rng, rolls):
     """The dice part of a turn: roll all dice, then up to ``rolls - 1`` re-rolls.
 
     Before each re-roll the agent picks a keep; keeping the whole hand stops.
@@ -295,7 +299,7 @@ def _turn_rolls(kind, params, B, G, T, W, rng, rolls):  # type: ignore[no-untype
 
 
 @jit
-def _turn_end(kind, params, B, G, W, rng, cell):  # type: ignore[no-untyped-def]
+def _turn_end(kind, params, B, G, W, rng, cell):
     """The rest of a turn: place on ``cell`` (-1: nothing legal), else Happy Hour; end check.
 
     Returns True when the game is over.
@@ -313,7 +317,7 @@ def _turn_end(kind, params, B, G, W, rng, cell):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _play_turn(kind, params, B, G, T, W, rng, rolls):  # type: ignore[no-untyped-def]
+def _play_turn(kind, params, B, G, T, W, rng, rolls):
     """Play the mover's turn with a one-turn agent (random, greedy, ev, strategic).
 
     Dice (:func:`_turn_rolls`), then a compulsory placement on a legal coaster

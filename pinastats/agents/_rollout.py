@@ -26,7 +26,7 @@ from pinastats.game._slots import S_TO_MOVE, S_WINNER
 
 
 @jit
-def _rollout_cell(params, B, G, T, W, rng, rolls, legal):  # type: ignore[no-untyped-def]
+def _rollout_cell(params, B, G, T, W, rng, rolls, legal):
     """The legal cell whose play-outs win most often for the player to move."""
     player = G[4][S_TO_MOVE]
     cells = np.flatnonzero(legal)
@@ -58,7 +58,7 @@ def _rollout_cell(params, B, G, T, W, rng, rolls, legal):  # type: ignore[no-unt
 
 
 @jit
-def _agent_turn(kind, params, B, G, T, W, rng, rolls):  # type: ignore[no-untyped-def]
+def _agent_turn(kind, params, B, G, T, W, rng, rolls):
     """Play the mover's turn with any built-in agent; return True when the game is over."""
     if kind != K_ROLLOUT:
         return _play_turn(kind, params, B, G, T, W, rng, rolls)

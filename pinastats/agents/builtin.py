@@ -48,20 +48,31 @@ class AgentKind(StrEnum):
     """Monte Carlo one-ply lookahead on the placement: aims at winning, not points."""
 
 
-_KIND_CODE = {AgentKind.RANDOM: AK.K_RANDOM, AgentKind.GREEDY: AK.K_GREEDY,
-              AgentKind.EV: AK.K_EV, AgentKind.STRATEGIC: AK.K_STRATEGIC,
-              AgentKind.ROLLOUT: AK.K_ROLLOUT}  # fmt: skip
+_KIND_CODE = {
+    AgentKind.RANDOM: AK.K_RANDOM,
+    AgentKind.GREEDY: AK.K_GREEDY,
+    AgentKind.EV: AK.K_EV,
+    AgentKind.STRATEGIC: AK.K_STRATEGIC,
+    AgentKind.ROLLOUT: AK.K_ROLLOUT,
+}
 
 STRATEGIC_DEFAULTS: dict[str, float] = {"line": 6.0, "block": 3.0, "race": 0.5, "win": 100.0}
 """Weights of ``strategic``: line progress, blocking, end-game points, a winning line."""
 
-ROLLOUT_DEFAULTS: dict[str, float] = {**STRATEGIC_DEFAULTS, "rollouts": 48.0,
-                                      "policy": float(AK.K_STRATEGIC)}  # fmt: skip
+ROLLOUT_DEFAULTS: dict[str, float] = {
+    **STRATEGIC_DEFAULTS,
+    "rollouts": 48.0,
+    "policy": float(AK.K_STRATEGIC),
+}
 """``rollout``: the ``strategic`` weights, play-outs per placement, the play-out agent."""
 
 _PARAMETERS = {AgentKind.STRATEGIC: STRATEGIC_DEFAULTS, AgentKind.ROLLOUT: ROLLOUT_DEFAULTS}
-_POLICIES = {"random": AK.K_RANDOM, "greedy": AK.K_GREEDY, "ev": AK.K_EV,
-             "strategic": AK.K_STRATEGIC}  # fmt: skip
+_POLICIES = {
+    "random": AK.K_RANDOM,
+    "greedy": AK.K_GREEDY,
+    "ev": AK.K_EV,
+    "strategic": AK.K_STRATEGIC,
+}
 
 
 @dataclass(frozen=True)
@@ -79,8 +90,9 @@ class Agent:
         if not custom:
             return self.kind.value
         policy = {v: k for k, v in _POLICIES.items()}
-        shown = [f"{k}={policy[int(v)]}" if k == "policy" else f"{k}={v:g}"
-                 for k, v in custom.items()]  # fmt: skip
+        shown = [
+            f"{k}={policy[int(v)]}" if k == "policy" else f"{k}={v:g}" for k, v in custom.items()
+        ]
         return f"{self.kind.value}({','.join(shown)})"
 
     @property
@@ -96,8 +108,7 @@ class Agent:
     def param_vector(self) -> np.ndarray:
         """Parameters as the float vector the kernels read (``W_*`` slots)."""
         merged = {**ROLLOUT_DEFAULTS, **self.params}
-        return np.array([merged[k] for k in ("line", "block", "race", "win", "rollouts",
-                                             "policy")])  # fmt: skip
+        return np.array([merged[k] for k in ("line", "block", "race", "win", "rollouts", "policy")])
 
     # -------------------------------------------------- decisions (Python path)
 
@@ -110,38 +121,88 @@ class Agent:
 
     def start_turn(self, game: Game) -> None:
         """Solve what this turn's decisions need (the DP stages for ``ev``/``strategic``)."""
-        AK._prepare_turn(self._decision_code, self.param_vector(), game._board, game.state,
-                         turn_tables(), self._scratch(game), game.to_move, DEFAULT_ROLLS)  # fmt: skip
+        AK._prepare_turn(
+            self._decision_code,
+            self.param_vector(),
+            game._board,
+            game.state,
+            turn_tables(),
+            self._scratch(game),
+            game.to_move,
+            DEFAULT_ROLLS,
+        )
 
-    def choose_keep(self, game: Game, dice: Sequence[int], rolls_left: int,
-                    rng: np.random.Generator) -> tuple[int, ...]:  # fmt: skip
+    def choose_keep(
+        self, game: Game, dice: Sequence[int], rolls_left: int, rng: np.random.Generator
+    ) -> tuple[int, ...]:
         """The dice to keep (all five = stop) after :meth:`start_turn`."""
         t = dice_tables()
         hand = t.hand_index(dice)
-        k = AK._choose_keep(self._decision_code, self.param_vector(), game._board, game.state,
-                            turn_tables(), self._scratch(game), game.to_move, hand, rolls_left,
-                            DEFAULT_ROLLS, rng)  # fmt: skip
+        k = AK._choose_keep(
+            self._decision_code,
+            self.param_vector(),
+            game._board,
+            game.state,
+            turn_tables(),
+            self._scratch(game),
+            game.to_move,
+            hand,
+            rolls_left,
+            DEFAULT_ROLLS,
+            rng,
+        )
         counts = t.keep_counts[k]
         return tuple(f + 1 for f in range(6) for _ in range(int(counts[f])))
 
-    def choose_placement(self, game: Game, dice: Sequence[int],
-                         rng: np.random.Generator) -> int:  # fmt: skip
+    def choose_placement(self, game: Game, dice: Sequence[int], rng: np.random.Generator) -> int:
         """The legal cell to place on (there must be one)."""
         legal = np.zeros(game.config.layout.n_cells, dtype=np.bool_)
         for p in game.legal_placements(dice):
             legal[p.cell] = True
         if self.kind is AgentKind.ROLLOUT:
-            return int(_rollout_cell(self.param_vector(), game._board, game.state, turn_tables(),
-                                     self._scratch(game), rng, DEFAULT_ROLLS, legal))  # fmt: skip
-        return int(AK._choose_cell(self.code, self.param_vector(), game._board, game.state,
-                                   self._scratch(game), game.to_move, legal, rng))  # fmt: skip
+            return int(
+                _rollout_cell(
+                    self.param_vector(),
+                    game._board,
+                    game.state,
+                    turn_tables(),
+                    self._scratch(game),
+                    rng,
+                    DEFAULT_ROLLS,
+                    legal,
+                )
+            )
+        return int(
+            AK._choose_cell(
+                self.code,
+                self.param_vector(),
+                game._board,
+                game.state,
+                self._scratch(game),
+                game.to_move,
+                legal,
+                rng,
+            )
+        )
 
-    def choose_happy_hour(self, game: Game, effect: HappyHourEffect, options: list[int],
-                          rng: np.random.Generator) -> int:  # fmt: skip
+    def choose_happy_hour(
+        self, game: Game, effect: HappyHourEffect, options: list[int], rng: np.random.Generator
+    ) -> int:
         """One of the Happy Hour ``options`` (non-empty)."""
         arr = np.array(options, dtype=np.int64)
-        return int(AK._choose_happy_hour(self._decision_code, self.param_vector(), game._board, game.state,
-                                         game.to_move, int(effect), arr, len(options), rng))  # fmt: skip
+        return int(
+            AK._choose_happy_hour(
+                self._decision_code,
+                self.param_vector(),
+                game._board,
+                game.state,
+                game.to_move,
+                int(effect),
+                arr,
+                len(options),
+                rng,
+            )
+        )
 
 
 def agent_names() -> list[str]:
@@ -170,7 +231,9 @@ def make_agent(spec: str | Agent, **params: float | str) -> Agent:
     items = [(k, str(v)) for k, v in params.items()]
     if rest:
         if not rest.endswith(")"):
-            raise ValueError(f"agent {spec!r}: parameters go in parentheses, e.g. strategic(line=4)")
+            raise ValueError(
+                f"agent {spec!r}: parameters go in parentheses, e.g. strategic(line=4)"
+            )
         for item in filter(None, (x.strip() for x in rest[:-1].split(","))):
             key, eq, val = item.partition("=")
             if not eq:
@@ -180,12 +243,15 @@ def make_agent(spec: str | Agent, **params: float | str) -> Agent:
         if not allowed:
             raise ValueError(f"agent {kind.value!r} takes no parameters, got {key!r}")
         if key not in allowed:
-            raise ValueError(f"agent {spec!r}: unknown parameter {key!r} "
-                             f"(parameters of {kind.value}: {', '.join(allowed)})")  # fmt: skip
+            raise ValueError(
+                f"agent {spec!r}: unknown parameter {key!r} "
+                f"(parameters of {kind.value}: {', '.join(allowed)})"
+            )
         if key == "policy":
             if val not in _POLICIES:
-                raise ValueError(f"agent {spec!r}: policy must be one of "
-                                 f"{', '.join(_POLICIES)}, got {val!r}")  # fmt: skip
+                raise ValueError(
+                    f"agent {spec!r}: policy must be one of {', '.join(_POLICIES)}, got {val!r}"
+                )
             values[key] = float(_POLICIES[val])
             continue
         try:

@@ -31,10 +31,18 @@ def turn_tables(rolls: int = DEFAULT_ROLLS) -> tuple[Any, ...]:
     scale = (6.0 ** -(5 - t.keep_size)).astype(np.float64)
     targets = np.stack([solve_turn(c.value, rolls=rolls).keep_value for c in Combination])
     return (
-        t.keep_ptr, t.keep_hand, t.keep_weight, scale, t.hand_keep_ptr, t.hand_keep,
-        t.keep_counts, key_to_hand(), t.hand_as_keep, t.keep_size,
+        t.keep_ptr,
+        t.keep_hand,
+        t.keep_weight,
+        scale,
+        t.hand_keep_ptr,
+        t.hand_keep,
+        t.keep_counts,
+        key_to_hand(),
+        t.hand_as_keep,
+        t.keep_size,
         np.ascontiguousarray(targets, dtype=np.float64),
-    )  # fmt: skip
+    )
 
 
 def workspace(n_cells: int, rolls: int = DEFAULT_ROLLS) -> tuple[Any, ...]:

@@ -15,7 +15,7 @@ from pinastats._jit import jit
 
 
 @jit
-def _expect_keeps(hand_value, keep_ptr, keep_hand, keep_weight, keep_scale, out):  # type: ignore[no-untyped-def]
+def _expect_keeps(hand_value, keep_ptr, keep_hand, keep_weight, keep_scale, out):
     """``out[k] = keep_scale[k] * sum_j keep_weight[j] * hand_value[keep_hand[j]]``."""
     for k in range(keep_ptr.shape[0] - 1):
         s = hand_value[0] * 0
@@ -25,7 +25,7 @@ def _expect_keeps(hand_value, keep_ptr, keep_hand, keep_weight, keep_scale, out)
 
 
 @jit
-def _best_of_keeps(keep_value, hand_keep_ptr, hand_keep, out):  # type: ignore[no-untyped-def]
+def _best_of_keeps(keep_value, hand_keep_ptr, hand_keep, out):
     """``out[h] = max over the keeps k of hand h of keep_value[k]``."""
     for h in range(hand_keep_ptr.shape[0] - 1):
         best = keep_value[hand_keep[hand_keep_ptr[h]]]
@@ -37,7 +37,7 @@ def _best_of_keeps(keep_value, hand_keep_ptr, hand_keep, out):  # type: ignore[n
 
 
 @jit
-def _solve_free(  # type: ignore[no-untyped-def]
+def _solve_free(
     final_value, keep_ptr, keep_hand, keep_weight, keep_scale, hand_keep_ptr, hand_keep,
     hand_value, keep_value,
 ):  # fmt: skip
@@ -55,7 +55,7 @@ def _solve_free(  # type: ignore[no-untyped-def]
 
 
 @jit
-def _solve_sticky(  # type: ignore[no-untyped-def]
+def _solve_sticky(
     final_value, keep_ptr, keep_hand, keep_weight, keep_scale, between_ptr, between_keep,
     state_value, keep_value,
 ):  # fmt: skip
@@ -86,7 +86,7 @@ def _solve_sticky(  # type: ignore[no-untyped-def]
 
 
 @jit
-def _start_value_free(  # type: ignore[no-untyped-def]
+def _start_value_free(
     final_value, rolls, keep_ptr, keep_hand, keep_weight, keep_scale, hand_keep_ptr, hand_keep,
     work_hand, work_keep,
 ):  # fmt: skip

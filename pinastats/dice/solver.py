@@ -103,12 +103,12 @@ def _run(values: npt.NDArray[np.float64] | IntArray, rolls: int, sticky: bool,
     if sticky:
         ptr, between = _between()
         states = np.empty((rolls, t.keep_hand.shape[0]), dtype=dtype)
-        _solve_sticky(  # type: ignore[no-untyped-call]
+        _solve_sticky(
             values, t.keep_ptr, t.keep_hand, t.keep_weight, scale, ptr, between, states, keep_value
         )
     else:
         hands = np.empty((rolls, N_HANDS), dtype=dtype)
-        _solve_free(  # type: ignore[no-untyped-call]
+        _solve_free(
             values, t.keep_ptr, t.keep_hand, t.keep_weight, scale, t.hand_keep_ptr, t.hand_keep,
             hands, keep_value,
         )  # fmt: skip

@@ -38,7 +38,7 @@ _HH_LOSE, _HH_REMOVE, _HH_OTHERS, _HH_MOVE, _HH_FLIP, _HH_GAIN = 1, 2, 3, 4, 5, 
 
 
 @jit
-def _roll(rng, keep_counts, key_to_hand, keep):  # type: ignore[no-untyped-def]
+def _roll(rng, keep_counts, key_to_hand, keep):
     """Keep ``keep`` (a keep index), roll the other dice; return the new hand index.
 
     Each die is ``floor(6 u) + 1`` with ``u = rng.random()``, drawn in order.
@@ -56,14 +56,14 @@ def _roll(rng, keep_counts, key_to_hand, keep):  # type: ignore[no-untyped-def]
 
 
 @jit_inline
-def _owns(G, cell, player):  # type: ignore[no-untyped-def]
+def _owns(G, cell, player):
     """Whether ``player`` has a token on ``cell``."""
     tokens = G[2]
     return (tokens[cell, 0] == player) | (tokens[cell, 1] == player)
 
 
 @jit_inline
-def _free_space(G, cell):  # type: ignore[no-untyped-def]
+def _free_space(G, cell):
     """First free space of a cell (0 or 1), or -1 if the coaster is full."""
     for s in range(1 + G[1][cell]):
         if G[2][cell, s] < 0:
@@ -72,7 +72,7 @@ def _free_space(G, cell):  # type: ignore[no-untyped-def]
 
 
 @jit_inline
-def _open_to(G, player, cell):  # type: ignore[no-untyped-def]
+def _open_to(G, player, cell):
     """Whether ``player`` could place on ``cell`` with matching dice.
 
     Needs a token in reserve, a free space, and no own token on the coaster.
@@ -88,12 +88,12 @@ def _open_to(G, player, cell):  # type: ignore[no-untyped-def]
 
 
 @jit_inline
-def _cell_combination(B, G, cell):  # type: ignore[no-untyped-def]
+def _cell_combination(B, G, cell):
     return B[0][G[0][cell]]
 
 
 @jit
-def _legal_cells(B, G, player, hand, out):  # type: ignore[no-untyped-def]
+def _legal_cells(B, G, player, hand, out):
     """``out[c]`` = placing on cell ``c`` is legal with final hand ``hand``; return the count."""
     n = 0
     masks, cat_comb, cell_coaster = B[4], B[0], G[0]
@@ -107,7 +107,7 @@ def _legal_cells(B, G, player, hand, out):  # type: ignore[no-untyped-def]
 
 
 @jit_inline
-def _placement_points(B, G, player, cell):  # type: ignore[no-untyped-def]
+def _placement_points(B, G, player, cell):
     """Points of placing on ``cell``: the free space's value + 1 per own neighbouring token."""
     space = _free_space(G, cell)
     points = B[1][G[0][cell], G[1][cell], space]
@@ -121,7 +121,7 @@ def _placement_points(B, G, player, cell):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _place(B, G, player, cell):  # type: ignore[no-untyped-def]
+def _place(B, G, player, cell):
     """Place a token of ``player`` on ``cell`` (legality checked by the caller); return points."""
     points = _placement_points(B, G, player, cell)
     G[2][cell, _free_space(G, cell)] = player
@@ -133,7 +133,7 @@ def _place(B, G, player, cell):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _has_line(B, G, player):  # type: ignore[no-untyped-def]
+def _has_line(B, G, player):
     """Whether ``player`` owns every cell of some winning line (PIÑA COLADICE)."""
     lines = B[3]
     for i in range(lines.shape[0]):
@@ -154,7 +154,7 @@ def _has_line(B, G, player):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _decide_by_score(G):  # type: ignore[no-untyped-def]
+def _decide_by_score(G):
     """Set winner and reason at the end of the final round (highest score, then recency)."""
     players = G[3]
     best = players[0, P_SCORE]
@@ -183,7 +183,7 @@ def _decide_by_score(G):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _end_turn(B, G):  # type: ignore[no-untyped-def]
+def _end_turn(B, G):
     """End check after a turn, then pass the dice; return True if the game is over.
 
     A line wins at once (the player whose turn it was is checked first, then the
@@ -230,7 +230,7 @@ def _end_turn(B, G):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _happy_hour_options(B, G, player, effect, out):  # type: ignore[no-untyped-def]
+def _happy_hour_options(B, G, player, effect, out):
     """Write the choices of a Happy Hour effect into ``out``; return their number.
 
     Effects without a choice (1, 3, 6) have the single option 0. Effect 2: the
@@ -267,7 +267,7 @@ def _happy_hour_options(B, G, player, effect, out):  # type: ignore[no-untyped-d
 
 
 @jit
-def _apply_happy_hour(B, G, player, effect, option):  # type: ignore[no-untyped-def]
+def _apply_happy_hour(B, G, player, effect, option):
     """Apply a Happy Hour effect with a choice from :func:`_happy_hour_options`."""
     players, tokens = G[3], G[2]
     n_cells = G[0].shape[0]
@@ -304,7 +304,7 @@ def _apply_happy_hour(B, G, player, effect, option):  # type: ignore[no-untyped-
 
 
 @jit
-def _start_game(G, first, start_scores, tokens_each):  # type: ignore[no-untyped-def]
+def _start_game(G, first, start_scores, tokens_each):
     """Reset tokens, scores (``start_scores[i]`` for the i-th player in turn order) and status."""
     G[2][:] = -1
     n = G[3].shape[0]
@@ -322,7 +322,7 @@ def _start_game(G, first, start_scores, tokens_each):  # type: ignore[no-untyped
 
 
 @jit
-def _deal(rng, G, n_coasters, sides, start_scores, tokens_each):  # type: ignore[no-untyped-def]
+def _deal(rng, G, n_coasters, sides, start_scores, tokens_each):
     """Set up a game at random: coasters, sides, first player, scores and reserves.
 
     Cell ``c`` gets the ``c``-th coaster of a uniformly random arrangement of

@@ -35,8 +35,10 @@ class GameConfig:
     """Scores at setup in turn order; ``None`` is the rulebook's 1, 2, ..., n."""
 
     def __post_init__(self) -> None:
-        if isinstance(self.players, bool) or not isinstance(self.players, int) or not (
-            MIN_PLAYERS <= self.players <= MAX_PLAYERS
+        if (
+            isinstance(self.players, bool)
+            or not isinstance(self.players, int)
+            or not (MIN_PLAYERS <= self.players <= MAX_PLAYERS)
         ):
             raise ValueError(f"players must be 2, 3 or 4, got {self.players!r}")
         if len(self.catalogue) < self.layout.n_cells:
@@ -49,8 +51,10 @@ class GameConfig:
             len(self.starting_scores) != self.players
             or not all(isinstance(x, int) and not isinstance(x, bool) for x in self.starting_scores)
         ):
-            raise ValueError(f"starting scores must be {self.players} whole numbers in turn "
-                             f"order, got {self.starting_scores!r}")  # fmt: skip
+            raise ValueError(
+                f"starting scores must be {self.players} whole numbers in turn "
+                f"order, got {self.starting_scores!r}"
+            )
 
     @cached_property
     def sides(self) -> IntArray:

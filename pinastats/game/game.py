@@ -93,19 +93,32 @@ class Game:
         )
 
     @classmethod
-    def new(cls, players: int | None = None, *, seed: Seed = None,
-            config: GameConfig | None = None) -> Game:  # fmt: skip
+    def new(
+        cls, players: int | None = None, *, seed: Seed = None, config: GameConfig | None = None
+    ) -> Game:
         """Set up a game at random: the coasters, their cells and the first player."""
         config = _config(players, config)
         state = cls._empty_state(config)
-        K._deal(as_generator(seed), state, len(config.catalogue), config.sides,
-                config.start_scores, config.rules.tokens)  # fmt: skip
+        K._deal(
+            as_generator(seed),
+            state,
+            len(config.catalogue),
+            config.sides,
+            config.start_scores,
+            config.rules.tokens,
+        )
         return cls(config, state)
 
     @classmethod
-    def from_board(cls, board: Sequence[Sequence[str]] | Sequence[str], *,
-                   config: GameConfig | None = None, players: int | None = None,
-                   sides: Sequence[str] | None = None, first_player: int = 0) -> Game:  # fmt: skip
+    def from_board(
+        cls,
+        board: Sequence[Sequence[str]] | Sequence[str],
+        *,
+        config: GameConfig | None = None,
+        players: int | None = None,
+        sides: Sequence[str] | None = None,
+        first_player: int = 0,
+    ) -> Game:
         """Set up a game on a given board: coaster ids or names per cell (rows, or flat).
 
         ``sides`` ("A"/"B" per cell) defaults to the layout's sides for the player count.
@@ -114,8 +127,10 @@ class Game:
         names = [n for row in board for n in ([row] if isinstance(row, str) else row)]
         n = config.layout.n_cells
         if len(names) != n:
-            raise ValueError(f"the board names {len(names)} coasters; the layout "
-                             f"{config.layout.name!r} has {n} cells")  # fmt: skip
+            raise ValueError(
+                f"the board names {len(names)} coasters; the layout "
+                f"{config.layout.name!r} has {n} cells"
+            )
         coasters = [config.catalogue.find(name) for name in names]
         index = {c.id: i for i, c in enumerate(config.catalogue)}
         ids = [c.id for c in coasters]
@@ -129,8 +144,9 @@ class Game:
         else:
             flat = [s for row in sides for s in row.strip().upper()]
             if len(flat) != n or set(flat) - {"A", "B"}:
-                raise ValueError(f"sides must give 'A' or 'B' for each of the {n} cells, "
-                                 f"got {list(sides)}")  # fmt: skip
+                raise ValueError(
+                    f"sides must give 'A' or 'B' for each of the {n} cells, got {list(sides)}"
+                )
             state[1][:] = [0 if s == "A" else 1 for s in flat]
         if not 0 <= first_player < config.players:
             raise ValueError(f"first player must be 0 to {config.players - 1}, got {first_player}")
@@ -217,11 +233,18 @@ class Game:
         for cell, (r, c) in enumerate(self.config.layout.cells):
             coaster = self.coaster(cell)
             side = self.side(cell)
-            rows.append({
-                "cell": cell, "row": r, "col": c, "coaster": coaster.id,
-                "combination": coaster.combination.value, "side": side,
-                "points": coaster.points(side), "tokens": self.tokens(cell),
-            })  # fmt: skip
+            rows.append(
+                {
+                    "cell": cell,
+                    "row": r,
+                    "col": c,
+                    "coaster": coaster.id,
+                    "combination": coaster.combination.value,
+                    "side": side,
+                    "points": coaster.points(side),
+                    "tokens": self.tokens(cell),
+                }
+            )
         return pd.DataFrame(rows)
 
     def _check_cell(self, cell: int) -> int:
@@ -245,8 +268,7 @@ class Game:
         legal = np.zeros(self.config.layout.n_cells, dtype=np.bool_)
         K._legal_cells(self._board, self.state, self.to_move, hand, legal)
         out = []
-        for cell in np.flatnonzero(legal):
-            cell = int(cell)
+        for cell in (int(x) for x in np.flatnonzero(legal)):
             r, c = self.config.layout.cells[cell]
             coaster = self.coaster(cell)
             points = int(K._placement_points(self._board, self.state, self.to_move, cell))
@@ -264,16 +286,23 @@ class Game:
         if self.reserves[player] <= 0:
             return f"player {player} has no token left in reserve"
         if not coaster.combination.holds(dice):
-            return (f"the dice {sorted(dice)} do not show {coaster.combination.value}, "
-                    f"the combination of cell {cell}")  # fmt: skip
+            return (
+                f"the dice {sorted(dice)} do not show {coaster.combination.value}, "
+                f"the combination of cell {cell}"
+            )
         if player in self.tokens(cell):
-            return f"player {player} already has a token on {coaster.combination.value} (cell {cell})"
+            return (
+                f"player {player} already has a token on {coaster.combination.value} (cell {cell})"
+            )
         if K._free_space(self.state, cell) < 0:
             return f"the coaster {coaster.combination.value} on cell {cell} has no free space"
         return None
 
     def place(self, cell: int, dice: Sequence[int]) -> int:
-        """Place the mover's token on ``cell`` with these final dice, end the turn; return points."""
+        """Place the mover's token on ``cell`` with these final dice and end the turn.
+
+        Returns the points scored; raises :class:`IllegalMoveError` naming the rule broken.
+        """
         reason = self.why_illegal(cell, dice)
         if reason is not None:
             raise IllegalMoveError(f"illegal placement: {reason}")
@@ -294,13 +323,18 @@ class Game:
         n = self.config.layout.n_cells
         if effect is HappyHourEffect.MOVE_OTHER_TOKEN:
             cell, space = divmod(option // n, 2)
-            return {"from_cell": cell, "owner": int(self.state[2][cell, space]), "to_cell": option % n}
+            return {
+                "from_cell": cell,
+                "owner": int(self.state[2][cell, space]),
+                "to_cell": option % n,
+            }
         if effect in (HappyHourEffect.REMOVE_OWN_TOKEN, HappyHourEffect.FLIP_COASTER):
             return {"cell": option}
         return {}
 
-    def end_turn_without_placement(self, dice: Sequence[int], happy_hour: int | None = None,
-                                   option: int | None = None) -> None:  # fmt: skip
+    def end_turn_without_placement(
+        self, dice: Sequence[int], happy_hour: int | None = None, option: int | None = None
+    ) -> None:
         """End the mover's turn with no token placed (only when none can be placed).
 
         With the Happy Hour variant, ``happy_hour`` is the die rolled (1-6) and
@@ -322,8 +356,9 @@ class Game:
                 if option is None:
                     option = options[0] if len(options) == 1 else None
                 if option not in options:
-                    raise IllegalMoveError(f"Happy Hour {effect.name}: choose one of {options}, "
-                                           f"got {option!r}")  # fmt: skip
+                    raise IllegalMoveError(
+                        f"Happy Hour {effect.name}: choose one of {options}, got {option!r}"
+                    )
                 K._apply_happy_hour(self._board, self.state, self.to_move, int(effect), option)
         elif happy_hour is not None:
             raise ValueError("the Happy Hour variant is off; no die to roll")

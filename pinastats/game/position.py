@@ -58,24 +58,32 @@ def _rows(data: Mapping[str, Any], key: str, shape: tuple[int, int] | None, n: i
     return flat
 
 
-def game_from_position(data: Mapping[str, Any], *, catalogue: Catalogue | None = None,
-                       rules: Rules | None = None) -> Game:  # fmt: skip
+def game_from_position(
+    data: Mapping[str, Any], *, catalogue: Catalogue | None = None, rules: Rules | None = None
+) -> Game:
     """Build the game a position describes, checking every field against the rules."""
     if not isinstance(data, Mapping):
         raise PositionError(f"a position is a JSON object, got {type(data).__name__}")
     missing = [k for k in REQUIRED if k not in data]
     if missing:
-        raise PositionError(f"missing field(s): {', '.join(missing)} (required: {', '.join(REQUIRED)})")
+        raise PositionError(
+            f"missing field(s): {', '.join(missing)} (required: {', '.join(REQUIRED)})"
+        )
     unknown = sorted(set(data) - set(REQUIRED) - set(OPTIONAL))
     if unknown:
-        raise PositionError(f"unknown field(s): {', '.join(unknown)} "
-                            f"(allowed: {', '.join(REQUIRED + OPTIONAL)})")  # fmt: skip
+        raise PositionError(
+            f"unknown field(s): {', '.join(unknown)} (allowed: {', '.join(REQUIRED + OPTIONAL)})"
+        )
     players = _int(data, "players")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise PositionError(f"players must be 2, 3 or 4, got {players}")
     layout = load_layout(data.get("layout", "standard"))
-    config = GameConfig(players=players, catalogue=catalogue or load_catalogue(), layout=layout,
-                        rules=rules or Rules())  # fmt: skip
+    config = GameConfig(
+        players=players,
+        catalogue=catalogue or load_catalogue(),
+        layout=layout,
+        rules=rules or Rules(),
+    )
     n = layout.n_cells
     shape = layout.shape if n == layout.shape[0] * layout.shape[1] else None
     board = _rows(data, "board", shape, n)
@@ -92,10 +100,14 @@ def game_from_position(data: Mapping[str, Any], *, catalogue: Catalogue | None =
         raise PositionError(f"board: {exc}") from None
     tokens = _rows(data, "tokens", shape, n)
     scores = data["scores"]
-    if not isinstance(scores, list) or len(scores) != players or not all(
-        isinstance(s, int) and not isinstance(s, bool) for s in scores
+    if (
+        not isinstance(scores, list)
+        or len(scores) != players
+        or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)
     ):
-        raise PositionError(f"scores must list {players} whole numbers (one per seat), got {scores!r}")
+        raise PositionError(
+            f"scores must list {players} whole numbers (one per seat), got {scores!r}"
+        )
     to_move = _int(data, "to_move")
     if not 0 <= to_move < players:
         raise PositionError(f"to_move must be a seat from 0 to {players - 1}, got {to_move}")
@@ -108,8 +120,10 @@ def game_from_position(data: Mapping[str, Any], *, catalogue: Catalogue | None =
             raise PositionError(f"tokens of cell {cell} must be a list of seats, got {seats!r}")
         spaces = 1 + int(game.state[1][cell])
         if len(seats) > spaces:
-            raise PositionError(f"cell {cell} ({game.coaster(cell).id}, side {game.side(cell)}) "
-                                f"has {spaces} space(s) but {len(seats)} tokens")  # fmt: skip
+            raise PositionError(
+                f"cell {cell} ({game.coaster(cell).id}, side {game.side(cell)}) "
+                f"has {spaces} space(s) but {len(seats)} tokens"
+            )
         if len(set(seats)) != len(seats):
             raise PositionError(f"cell {cell}: a player has two tokens on one coaster ({seats})")
         for space, seat in enumerate(seats):
@@ -121,8 +135,10 @@ def game_from_position(data: Mapping[str, Any], *, catalogue: Catalogue | None =
     for seat in range(players):
         reserve = config.rules.tokens - placed[seat]
         if reserve < 0:
-            raise PositionError(f"seat {seat} has {placed[seat]} tokens on the board; "
-                                f"each player has {config.rules.tokens}")  # fmt: skip
+            raise PositionError(
+                f"seat {seat} has {placed[seat]} tokens on the board; "
+                f"each player has {config.rules.tokens}"
+            )
         game.state[3][seat, P_RESERVE] = reserve
         game.state[3][seat, P_SCORE] = scores[seat]
         game.state[3][seat, P_LAST_PLACED] = 0
@@ -139,7 +155,7 @@ def position_of(game: Game) -> dict[str, Any]:
     full_grid = layout.n_cells == rows * cols
 
     def shaped(values: list[Any]) -> list[Any]:
-        return [values[r * cols:(r + 1) * cols] for r in range(rows)] if full_grid else [values]
+        return [values[r * cols : (r + 1) * cols] for r in range(rows)] if full_grid else [values]
 
     n = layout.n_cells
     return {

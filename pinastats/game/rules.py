@@ -82,5 +82,13 @@ class Rules:
 
     def to_array(self) -> npt.NDArray[np.int64]:
         """The options as the int64 vector the kernels read (see ``_layout``)."""
-        return np.array([self.target_score, self.tokens, int(self.happy_hour),
-                         int(self.negative_scores), self.max_turns], dtype=np.int64)  # fmt: skip
+        return np.array(
+            [
+                self.target_score,
+                self.tokens,
+                int(self.happy_hour),
+                int(self.negative_scores),
+                self.max_turns,
+            ],
+            dtype=np.int64,
+        )

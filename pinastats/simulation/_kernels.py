@@ -18,7 +18,7 @@ from pinastats.game._slots import (
 
 
 @jit
-def _winning_line(B, G, player):  # type: ignore[no-untyped-def]
+def _winning_line(B, G, player):
     """Index of the first line ``player`` owns entirely, or -1."""
     lines = B[3]
     for i in range(lines.shape[0]):
@@ -36,10 +36,29 @@ def _winning_line(B, G, player):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _play_games(  # type: ignore[no-untyped-def]
-    B, G, T, W, kinds, params, rng, first_seat, sides, start_scores, tokens_each, rolls,
-    first, winner, reason, trigger, turns, line, scores, placed, owners,
-):  # fmt: skip
+def _play_games(
+    B,
+    G,
+    T,
+    W,
+    kinds,
+    params,
+    rng,
+    first_seat,
+    sides,
+    start_scores,
+    tokens_each,
+    rolls,
+    first,
+    winner,
+    reason,
+    trigger,
+    turns,
+    line,
+    scores,
+    placed,
+    owners,
+):
     """Play ``first.shape[0]`` games in a row, writing one row of each output per game.
 
     ``kinds[p]``/``params[p]`` is the agent in seat ``p``; ``first_seat`` < 0

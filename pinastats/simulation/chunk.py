@@ -13,8 +13,17 @@ from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.simulation._kernels import _play_games
 
-CHUNK_FIELDS = ("first", "winner", "reason", "trigger", "turns", "line", "scores", "placed",
-                "owners")  # fmt: skip
+CHUNK_FIELDS = (
+    "first",
+    "winner",
+    "reason",
+    "trigger",
+    "turns",
+    "line",
+    "scores",
+    "placed",
+    "owners",
+)
 
 
 @dataclass(frozen=True)
@@ -45,11 +54,20 @@ def run_chunk(spec: ChunkSpec) -> dict[str, npt.NDArray[np.int64]]:
     kinds = np.array([a.code for a in spec.agents], dtype=np.int64)
     params = np.stack([a.param_vector() for a in spec.agents])
     _play_games(
-        config.board_arrays, state, turn_tables(), workspace(config.layout.n_cells), kinds,
-        params, np.random.default_rng(spec.seed), spec.first_seat, config.sides,
-        config.start_scores, config.rules.tokens, DEFAULT_ROLLS,
+        config.board_arrays,
+        state,
+        turn_tables(),
+        workspace(config.layout.n_cells),
+        kinds,
+        params,
+        np.random.default_rng(spec.seed),
+        spec.first_seat,
+        config.sides,
+        config.start_scores,
+        config.rules.tokens,
+        DEFAULT_ROLLS,
         *(out[name] for name in CHUNK_FIELDS),
-    )  # fmt: skip
+    )
     return out
 
 

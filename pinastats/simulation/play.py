@@ -71,12 +71,23 @@ def play_turn(game: Game, agent: Agent, rng: np.random.Generator) -> TurnRecord:
 def play_turn_fast(game: Game, agent: Agent, rng: np.random.Generator) -> bool:
     """Play the mover's turn in one kernel call; return True when the game is over."""
     scratch = agent._scratch(game)
-    return bool(_agent_turn(agent.code, agent.param_vector(), game._board, game.state,
-                            turn_tables(), scratch, rng, DEFAULT_ROLLS))  # fmt: skip
+    return bool(
+        _agent_turn(
+            agent.code,
+            agent.param_vector(),
+            game._board,
+            game.state,
+            turn_tables(),
+            scratch,
+            rng,
+            DEFAULT_ROLLS,
+        )
+    )
 
 
-def play_game(game: Game, agents: Sequence[Agent | str], seed: Seed = None, *,
-              fast: bool = True) -> Game:  # fmt: skip
+def play_game(
+    game: Game, agents: Sequence[Agent | str], seed: Seed = None, *, fast: bool = True
+) -> Game:
     """Play ``game`` to its end; ``agents[p]`` plays seat ``p``. Returns the game."""
     if len(agents) != game.players:
         raise ValueError(f"{len(agents)} agents for {game.players} players")

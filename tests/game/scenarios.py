@@ -21,8 +21,13 @@ def cell(row: int, col: int) -> int:
     return row * 4 + col
 
 
-def position(players: int = 2, tokens: dict[int, list[int]] | None = None,
-             scores: list[int] | None = None, to_move: int = 0, **extra: Any) -> dict[str, Any]:
+def position(
+    players: int = 2,
+    tokens: dict[int, list[int]] | None = None,
+    scores: list[int] | None = None,
+    to_move: int = 0,
+    **extra: Any,
+) -> dict[str, Any]:
     grid: list[list[list[int]]] = [[[] for _ in range(4)] for _ in range(4)]
     for c, seats in (tokens or {}).items():
         grid[c // 4][c % 4] = list(seats)
@@ -36,7 +41,12 @@ def position(players: int = 2, tokens: dict[int, list[int]] | None = None,
     }
 
 
-def game(players: int = 2, tokens: dict[int, list[int]] | None = None,
-         scores: list[int] | None = None, to_move: int = 0, rules: Rules | None = None,
-         **extra: Any) -> Game:
+def game(
+    players: int = 2,
+    tokens: dict[int, list[int]] | None = None,
+    scores: list[int] | None = None,
+    to_move: int = 0,
+    rules: Rules | None = None,
+    **extra: Any,
+) -> Game:
     return game_from_position(position(players, tokens, scores, to_move, **extra), rules=rules)

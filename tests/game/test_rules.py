@@ -42,8 +42,11 @@ def test_scoring_example_second_full_house_space_with_three_neighbours() -> None
     # Rulebook: "placed a token on the second Full House space: 3 points + 3
     # adjacent tokens = 6 points".
     fh = cell(2, 2)
-    g = game(players=4, tokens={fh: [1], cell(1, 1): [0], cell(1, 2): [0], cell(2, 1): [0]},
-             scores=[1, 2, 3, 4])
+    g = game(
+        players=4,
+        tokens={fh: [1], cell(1, 1): [0], cell(1, 2): [0], cell(2, 1): [0]},
+        scores=[1, 2, 3, 4],
+    )
     assert g.coaster(fh).side_b == (4, 3)
     assert g.place(fh, ROLL_EXAMPLE) == 6
     assert g.scores[0] == 7
@@ -128,7 +131,7 @@ def test_end_round_completes_for_every_first_player_and_trigger_seat(players: in
             scores = [19 if s == trigger_seat else 0 for s in range(players)]
             g = game(players=players, scores=scores, to_move=trigger_seat, first_player=first)
             g.place(cell(0, 0), (1, 1, 2, 3, 4))  # pair of 1s: +1 -> 20
-            assert g.trigger is Trigger.SCORE and not g.is_over or (
+            assert (g.trigger is Trigger.SCORE and not g.is_over) or (
                 (trigger_seat - first) % players == players - 1
             )
             remaining = players - 1 - (trigger_seat - first) % players
@@ -144,21 +147,27 @@ def test_last_token_triggers_the_end() -> None:
     five = [cell(0, 0), cell(0, 1), cell(0, 2), cell(1, 0), cell(3, 0)]
     g = game(tokens={c: [0] for c in five}, scores=[3, 10])
     g.place(cell(2, 2), ROLL_EXAMPLE)
-    assert g.trigger is Trigger.TOKENS and not g.is_over
+    assert g.trigger is Trigger.TOKENS
+    assert not g.is_over
     g.end_turn_without_placement(NOTHING)
-    assert g.is_over and g.winner == 1 and g.end_reason is EndReason.TOKENS
+    assert g.is_over
+    assert g.winner == 1
+    assert g.end_reason is EndReason.TOKENS
 
 
 def test_tie_goes_to_the_most_recent_placement() -> None:
     g = game(scores=[19, 18])
     g.place(cell(0, 0), (1, 1, 2, 3, 4))  # seat 0: 20, triggers
     g.place(cell(3, 3), (2, 3, 4, 5, 6))  # seat 1: large straight on side A = 3 -> 21
-    assert g.is_over and g.winner == 1 and g.end_reason is EndReason.SCORE
+    assert g.is_over
+    assert g.winner == 1
+    assert g.end_reason is EndReason.SCORE
     g = game(scores=[19, 17])
     g.place(cell(0, 0), (1, 1, 2, 3, 4))  # 20
     g.place(cell(3, 3), (2, 3, 4, 5, 6))  # 20: tie, seat 1 placed last
     assert g.scores == (20, 20)
-    assert g.winner == 1 and g.end_reason is EndReason.TIE_BREAK
+    assert g.winner == 1
+    assert g.end_reason is EndReason.TIE_BREAK
 
 
 def test_tie_among_players_who_never_placed_is_a_draw() -> None:
@@ -166,7 +175,8 @@ def test_tie_among_players_who_never_placed_is_a_draw() -> None:
     g.end_turn_without_placement(NOTHING, happy_hour=6)  # +4 -> 20, triggers
     assert g.trigger is Trigger.SCORE
     g.end_turn_without_placement(NOTHING, happy_hour=3)  # seat 0 +1 -> 21
-    assert g.is_over and g.winner == 0
+    assert g.is_over
+    assert g.winner == 0
     g = game(scores=[16, 20], rules=Rules(happy_hour=True))
     g.end_turn_without_placement(NOTHING, happy_hour=6)
     g.end_turn_without_placement(NOTHING, happy_hour=6)  # seat 1 -> 24
@@ -175,13 +185,15 @@ def test_tie_among_players_who_never_placed_is_a_draw() -> None:
     g.end_turn_without_placement(NOTHING, happy_hour=6)
     g.end_turn_without_placement(NOTHING, happy_hour=2)  # cannot apply: no token
     assert g.scores == (20, 20)
-    assert g.is_over and g.winner is None and g.end_reason is EndReason.DRAW
+    assert g.is_over
+    assert g.winner is None
+    assert g.end_reason is EndReason.DRAW
 
 
 def test_three_player_sides_corners_and_centre_on_b() -> None:
     g = Game.new(players=3, seed=4)
     sides = "".join(g.side(c) for c in range(16))
-    assert sides == "BAAB" "ABBA" "ABBA" "BAAB"
+    assert sides == "BAABABBAABBABAAB"
     assert "".join(Game.new(players=2, seed=4).side(c) for c in range(16)) == "A" * 16
     assert "".join(Game.new(players=4, seed=4).side(c) for c in range(16)) == "B" * 16
 
@@ -223,7 +235,9 @@ def test_happy_hour_2_take_a_token_back_keeping_points() -> None:
     g = game(tokens={cell(0, 0): [0], cell(1, 1): [1]}, scores=[7, 2], rules=HH)
     assert g.happy_hour_options(HappyHourEffect.REMOVE_OWN_TOKEN) == [cell(0, 0)]
     g.end_turn_without_placement(NOTHING, happy_hour=2, option=cell(0, 0))
-    assert g.tokens(cell(0, 0)) == () and g.reserves[0] == 6 and g.scores[0] == 7
+    assert g.tokens(cell(0, 0)) == ()
+    assert g.reserves[0] == 6
+    assert g.scores[0] == 7
     # cannot apply: seat 1 has a token, seat 0... now seat 1 to move with one token
     g2 = game(rules=HH)
     assert g2.happy_hour_options(HappyHourEffect.REMOVE_OWN_TOKEN) == []
@@ -241,21 +255,30 @@ def test_happy_hour_4_moves_another_token_without_points() -> None:
     g = game(tokens={cell(0, 0): [1]}, scores=[1, 2], rules=HH)
     options = g.happy_hour_options(HappyHourEffect.MOVE_OTHER_TOKEN)
     assert len(options) == 15  # to any of the 15 other free coasters
-    target = next(o for o in options
-                  if g.decode_happy_hour(HappyHourEffect.MOVE_OTHER_TOKEN, o)["to_cell"] == 5)
+    target = next(
+        o
+        for o in options
+        if g.decode_happy_hour(HappyHourEffect.MOVE_OTHER_TOKEN, o)["to_cell"] == 5
+    )
     g.end_turn_without_placement(NOTHING, happy_hour=4, option=target)
-    assert g.tokens(cell(0, 0)) == () and g.tokens(5) == (1,)
-    assert g.scores == (1, 2) and g.reserves == (6, 5)
+    assert g.tokens(cell(0, 0)) == ()
+    assert g.tokens(5) == (1,)
+    assert g.scores == (1, 2)
+    assert g.reserves == (6, 5)
 
 
 def test_happy_hour_4_can_complete_the_owners_line() -> None:
     row = [cell(1, c) for c in range(4)]
     g = game(tokens={row[0]: [1], row[1]: [1], row[2]: [1], cell(3, 3): [1]}, rules=HH)
-    move = next(o for o in g.happy_hour_options(4)
-                if g.decode_happy_hour(4, o) == {"from_cell": cell(3, 3), "owner": 1,
-                                                 "to_cell": row[3]})  # fmt: skip
+    move = next(
+        o
+        for o in g.happy_hour_options(4)
+        if g.decode_happy_hour(4, o) == {"from_cell": cell(3, 3), "owner": 1, "to_cell": row[3]}
+    )
     g.end_turn_without_placement(NOTHING, happy_hour=4, option=move)
-    assert g.is_over and g.winner == 1 and g.end_reason is EndReason.PINA_COLADICE
+    assert g.is_over
+    assert g.winner == 1
+    assert g.end_reason is EndReason.PINA_COLADICE
 
 
 def test_happy_hour_4_cannot_apply_without_other_tokens() -> None:
@@ -270,14 +293,17 @@ def test_happy_hour_5_flip_returns_tokens_keeps_points_and_trigger() -> None:
     g = game(players=4, tokens={fh: [1, 2]}, scores=[1, 2, 3, 4], rules=HH)
     assert g.side(fh) == "B"
     g.end_turn_without_placement(NOTHING, happy_hour=5, option=fh)
-    assert g.side(fh) == "A" and g.tokens(fh) == ()
-    assert g.reserves == (6, 6, 6, 6) and g.scores == (1, 2, 3, 4)
+    assert g.side(fh) == "A"
+    assert g.tokens(fh) == ()
+    assert g.reserves == (6, 6, 6, 6)
+    assert g.scores == (1, 2, 3, 4)
     # an end already triggered stays triggered
     g = game(tokens={c: [0] for c in [0, 1, 2, 4, 12]}, scores=[3, 2], rules=HH)
     g.place(cell(2, 2), ROLL_EXAMPLE)  # sixth token: triggers
     assert g.trigger is Trigger.TOKENS
     g.end_turn_without_placement(NOTHING, happy_hour=5, option=cell(2, 2))
-    assert g.is_over and g.end_reason is EndReason.TOKENS
+    assert g.is_over
+    assert g.end_reason is EndReason.TOKENS
 
 
 def test_happy_hour_6_gain_four() -> None:
