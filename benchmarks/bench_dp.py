@@ -140,10 +140,10 @@ def main() -> None:
     keeps = np.empty((ROLLS, 462))
     args = (final, t.keep_ptr, t.keep_hand, t.keep_weight, scale, t.hand_keep_ptr, t.hand_keep,
             hands, keeps)  # fmt: skip
-    _solve_free(*args)  # type: ignore[no-untyped-call]  # compile, or load the cache
+    _solve_free(*args)  # compile, or load the cache
     solve_turn("full house")
 
-    kernel = best_time(lambda: _solve_free(*args))  # type: ignore[no-untyped-call]
+    kernel = best_time(lambda: _solve_free(*args))
     public = best_time(lambda: solve_turn(final, rolls=ROLLS))
     dp = PythonDP()
     by_hand = {tuple(int(d) for d in h): float(v) for h, v in zip(t.hand_dice, final, strict=True)}

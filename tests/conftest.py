@@ -1,7 +1,5 @@
 """Shared test configuration.
 
-* ``tests/dice`` goes on ``sys.path`` so test modules can ``import oracle`` (the
-  brute-force model of the turn) under pytest's ``--import-mode=importlib``.
 * ``cli`` runs the command line in process and returns its exit code and output.
 * Hypothesis runs without deadlines: the first call of a numba kernel loads its
   cache, which would make a timing-based failure depend on the machine.
@@ -10,15 +8,11 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from hypothesis import settings
-
-sys.path.insert(0, str(Path(__file__).parent / "dice"))
 
 # In CI the examples are fixed (derandomize), so a red run can be replayed.
 settings.register_profile(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import oracle
 import pytest
 
 from pinastats.dice import (
@@ -12,6 +11,7 @@ from pinastats.dice import (
     dice_tables,
     parse_combination,
 )
+from tests.dice import oracle
 
 
 def test_masks_match_the_oracle_predicates() -> None:

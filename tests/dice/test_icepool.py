@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 import icepool
-import oracle
 import pytest
 
 from pinastats.dice import Combination, solve_turn, success_probability
+from tests.dice import oracle
 
 
 def _icepool_chance(comb: Combination, keep: Sequence[int]) -> Fraction:

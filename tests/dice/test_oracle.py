@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import oracle
 import pytest
 
 from pinastats.dice import Combination, solve_turn
+from tests.dice import oracle
 
 ALL = list(Combination)
 

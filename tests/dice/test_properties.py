@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-import oracle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pinastats.dice import Combination, solve_turn
+from tests.dice import oracle
 
 values_strategy = st.lists(st.integers(0, 4), min_size=252, max_size=252)
 dice_strategy = st.lists(st.integers(1, 6), min_size=5, max_size=5)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-import oracle
 
 from pinastats.dice import N_HANDS, N_KEEPS, N_OUTCOMES, dice_tables
+from tests.dice import oracle
 
 
 def test_sizes() -> None:

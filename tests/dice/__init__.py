@@ -1,0 +1,1 @@
+"""Tests of the dice engine, with a brute-force oracle (:mod:`tests.dice.oracle`)."""
