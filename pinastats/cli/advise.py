@@ -1,0 +1,292 @@
+"""``pinastats advise``: where to place a token, or which dice to keep, in a given position.
+
+The position comes from a JSON state file (the format of
+:mod:`pinastats.game.position`, documented in ``docs/state-format.md``). With
+0 rolls left it lists the legal placements and their points; with 1 or 2 it
+ranks the keeps by the expected points of the turn (see
+:mod:`pinastats.agents.advice`) and shows what stopping now would score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pinastats.cli._common import (
+    dice_text,
+    die,
+    fail,
+    fraction_text,
+    positive_int,
+    render_table,
+    write_json,
+)
+from pinastats.cli.optimal_hold import keep_label, rank_labels
+
+if TYPE_CHECKING:
+    from pinastats.agents.advice import Advice
+    from pinastats.game.catalogue import Catalogue
+    from pinastats.game.game import Game
+    from pinastats.game.rules import Rules
+
+FORMATS = ("table", "json")
+_EXAMPLE = "pinastats advise --state examples/state.json --dice 5 5 5 3 3 --rolls-left 1"
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add the ``advise`` subcommand."""
+    parser = subparsers.add_parser(
+        "advise",
+        help="where to place, or what to keep, in a game position",
+        description=(
+            "Advice for the player to move in the position of a state file: the legal "
+            "placements of the dice and their points (--rolls-left 0), or the keeps ranked "
+            "by the expected points of this turn (--rolls-left 1 or 2)."
+        ),
+        epilog=f"example: {_EXAMPLE}   (state file format: docs/state-format.md)",
+    )
+    parser.add_argument(
+        "--state", required=True, metavar="FILE", help="JSON state file of the position"
+    )
+    parser.add_argument(
+        "--dice", required=True, nargs="+", type=die, metavar="D", help="the five dice showing"
+    )
+    parser.add_argument(
+        "--rolls-left",
+        required=True,
+        type=int,
+        metavar="N",
+        help="re-rolls still allowed this turn: 0 (the dice are final), 1 or 2",
+    )
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument(
+        "--top", type=positive_int, default=5, metavar="N", help="keeps shown (default 5)"
+    )
+    shown.add_argument("--all", action="store_true", help="show every keep")
+    parser.add_argument(
+        "--coasters", metavar="FILE", help="coaster catalogue CSV (default: the shipped one)"
+    )
+    parser.add_argument("--happy-hour", action="store_true", help="play the Happy Hour variant")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
+        help="output: a readable table (default) or JSON (every keep)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load the position, advise the player to move, print the advice."""
+    from pinastats.agents.advice import advise, check_rolls_left
+    from pinastats.dice.hands import check_dice
+    from pinastats.game.rules import Rules
+
+    check_dice(args.dice)
+    check_rolls_left(args.rolls_left)
+    catalogue = _catalogue(args.coasters)
+    game = load_state(args.state, catalogue=catalogue, rules=Rules(happy_hour=args.happy_hour))
+    advice = advise(game, args.dice, args.rolls_left)
+    if args.format == "json":
+        write_json(_record(advice, game, args.dice))
+    else:
+        print(_text(advice, game, None if args.all else args.top))
+    return 0
+
+
+# ---------------------------------------------------------------- input
+
+
+def _catalogue(path: str | None) -> Catalogue | None:
+    from pinastats.game.catalogue import load_catalogue
+
+    if path is None:
+        return None
+    try:
+        return load_catalogue(path)
+    except OSError as exc:
+        fail(f"{path}: {exc.strerror or exc}")
+
+
+def load_state(
+    path: str | Path, *, catalogue: Catalogue | None = None, rules: Rules | None = None
+) -> Game:
+    """Read a state file and build its game; any problem is a one-line error naming the file.
+
+    A ``layout`` that names a file is looked up next to the state file first.
+    """
+    from pinastats.game.catalogue import UnknownCoasterError
+    from pinastats.game.position import game_from_position
+
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except FileNotFoundError:
+        fail(f"{path}: no such file")
+    except OSError as exc:
+        fail(f"{path}: {exc.strerror or exc}")
+    except UnicodeDecodeError as exc:
+        fail(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})")
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except json.JSONDecodeError as exc:
+        fail(f"{path}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})")
+    except _DuplicateKeyError as exc:
+        fail(f"{path}: {exc}")
+    if isinstance(data, dict) and isinstance(data.get("layout"), str):
+        beside = path.parent / data["layout"]
+        if beside.is_file():
+            data["layout"] = str(beside)
+    try:
+        return game_from_position(data, catalogue=catalogue, rules=rules)
+    except UnknownCoasterError as exc:
+        fail(f"{path}: board: {exc}")
+    except (ValueError, OSError) as exc:
+        fail(f"{path}: {' '.join(str(exc).split())}")
+
+
+class _DuplicateKeyError(ValueError):
+    """A JSON object that names the same key twice."""
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _DuplicateKeyError(f"the field {key!r} appears twice in one object")
+        seen.add(key)
+    return dict(pairs)
+
+
+# ---------------------------------------------------------------- output
+
+
+def _placement_records(advice: Advice, game: Game) -> list[dict[str, Any]]:
+    return [
+        {
+            "cell": p.cell,
+            "row": p.row,
+            "col": p.col,
+            "coaster": p.coaster,
+            "combination": p.combination,
+            "side": game.side(p.cell),
+            "points": p.points,
+        }
+        for p in advice.placements
+    ]
+
+
+def _record(advice: Advice, game: Game, dice: list[int]) -> dict[str, Any]:
+    return {
+        "player": advice.player,
+        "dice": list(dice),
+        "rolls_left": advice.rolls_left,
+        "expected_points": advice.expected_points,
+        "fraction": fraction_text(advice.expected_fraction),
+        "stop_points": advice.stop_points,
+        "keeps": [
+            {
+                "keep": list(k.keep),
+                "expected_points": k.expected_points,
+                "fraction": fraction_text(k.fraction),
+                "best": k.best,
+                "stop": k.stop,
+            }
+            for k in advice.keeps
+        ],
+        "placements": _placement_records(advice, game),
+    }
+
+
+def _points(value: Fraction) -> str:
+    """Write points for reading: whole numbers as such, others to 3 decimals."""
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):.3f}"
+
+
+def _exact(value: Fraction) -> str:
+    """Write a value exactly: ``p/q``, or a whole number."""
+    return str(value.numerator) if value.denominator == 1 else fraction_text(value)
+
+
+def _no_placement(advice: Advice, game: Game, stopping: bool) -> str:
+    player = advice.player
+    if game.reserves[player] == 0:
+        why = f"player {player} has no token left in reserve"
+    else:
+        why = f"{dice_text(advice.dice)} matches no coaster open to player {player}"
+    then = (
+        "the Happy Hour die is rolled"
+        if game.config.rules.happy_hour
+        else "no token is placed this turn"
+    )
+    return f"{'If you stop now' if stopping else 'No placement'}: {why}; {then}."
+
+
+def _placements_text(advice: Advice, game: Game, title: str, stopping: bool) -> str:
+    if not advice.placements:
+        return _no_placement(advice, game, stopping)
+    rows = [
+        [str(r["row"]), str(r["col"]), r["coaster"], r["combination"], r["side"], str(r["points"])]
+        for r in _placement_records(advice, game)
+    ]
+    header = ["row", "col", "coaster", "combination", "side", "points"]
+    return f"{title}\n" + render_table(header, rows, "rrlllr")
+
+
+def _keeps_text(advice: Advice, top: int | None) -> str:
+    ranks = rank_labels([k.fraction for k in advice.keeps])
+    shown = advice.keeps if top is None else advice.keeps[:top]
+    rows = [
+        [
+            rank,
+            keep_label(k.keep, advice.dice),
+            str(k.rerolled) if k.rerolled else "",
+            _points(k.fraction),
+            _exact(k.fraction),
+            "best" if k.best else "",
+        ]
+        for rank, k in zip(ranks, shown, strict=False)
+    ]
+    header = ["rank", "keep", "re-roll", "expected points", "exact", ""]
+    which = f"best {len(shown)} of {len(advice.keeps)}; --all for every keep"
+    if len(shown) == len(advice.keeps):
+        which = "every keep"
+    return f"Keeps ({which}):\n" + render_table(header, rows, "rlrrrl")
+
+
+def _best_text(advice: Advice) -> str:
+    best = [keep_label(k.keep, advice.dice) for k in advice.best_keeps]
+    verb = "stop" if best == ["stop"] else "keep " + " or ".join(best)
+    exact = _exact(advice.expected_fraction)
+    value = _points(advice.expected_fraction)
+    tail = "" if exact == value else f" ({exact})"
+    stop = advice.stop_points
+    return f"Best: {verb} → {value} points expected{tail}; stopping now scores {stop}."
+
+
+def _text(advice: Advice, game: Game, top: int | None) -> str:
+    n = advice.rolls_left
+    rolls = f"{n} roll{'s' * (n > 1)} left" if n else "no rolls left"
+    scores = "; ".join(
+        f"player {p} {s} ({r} token{'s' * (r != 1)} in reserve)"
+        for p, (s, r) in enumerate(zip(game.scores, game.reserves, strict=True))
+    )
+    lines = [
+        f"Player {advice.player} to move with {dice_text(advice.dice)}, {rolls}.",
+        f"Scores: {scores}.",
+    ]
+    if advice.rolls_left == 0:
+        lines += ["", _placements_text(advice, game, "Placements (best first):", False)]
+    else:
+        lines += [
+            "",
+            _best_text(advice),
+            "",
+            _keeps_text(advice, top),
+            "",
+            _placements_text(advice, game, "If you stop now, place (best first):", True),
+        ]
+    return "\n".join(lines)

@@ -1,0 +1,290 @@
+"""``pinastats advise``: output formats, the example state file, and every user error."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pinastats.agents.advice import advise, placement_values
+from pinastats.dice.solver import solve_turn
+from pinastats.game.position import game_from_position
+from tests.game.scenarios import cell, position
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "state.json"
+DOC = ROOT / "docs" / "state-format.md"
+
+# Rulebook scoring example: 4 players (side B), the first Full House space taken
+# by player 1, player 0 with 3 tokens around it: 3 + 3 = 6 points.
+RULEBOOK = position(
+    players=4,
+    tokens={cell(2, 2): [1], cell(1, 1): [0], cell(1, 2): [0], cell(2, 1): [0]},
+)
+
+
+def write_state(tmp_path: Path, data: Any, name: str = "state.json") -> Path:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return path
+
+
+Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
+
+
+def run(cli: Cli, *argv: str) -> tuple[int, str, str]:
+    """Run ``pinastats advise ARGV...``; return the exit code, stdout and stderr."""
+    result = cli("advise", *argv)
+    return result.code, result.out, result.err
+
+
+def advise_args(state: Path, dice: str = "5 5 5 3 3", rolls_left: str = "0") -> list[str]:
+    return ["--state", str(state), "--dice", *dice.split(), "--rolls-left", rolls_left]
+
+
+# ---------------------------------------------------------------- output
+
+
+def test_table_lists_placements_best_first(tmp_path: Path, cli: Cli) -> None:
+    status, out, err = run(cli, *advise_args(write_state(tmp_path, RULEBOOK)))
+    assert (status, err) == (0, "")
+    assert "Player 0 to move with 3 3 5 5 5, no rolls left." in out
+    rows = out.split("Placements (best first):\n")[1].splitlines()[2:]
+    assert rows[0].split() == ["2", "2", "full-house", "Full", "House", "B", "6"]
+    points = [int(r.split()[-1]) for r in rows]
+    assert points == sorted(points, reverse=True)
+
+
+def test_table_with_rolls_left_recommends_a_keep(tmp_path: Path, cli: Cli) -> None:
+    state = write_state(tmp_path, RULEBOOK)
+    status, out, _ = run(cli, *advise_args(state, "1 2 2 4 6", "1"))
+    assert status == 0
+    assert "Best: keep 2 2 → 3.722 points expected (67/18); stopping now scores 3." in out
+    assert "Keeps (best 5 of 24; --all for every keep):" in out
+    assert "If you stop now, place (best first):" in out
+    _, out_all, _ = run(cli, *advise_args(state, "1 2 2 4 6", "1"), "--all")
+    assert "Keeps (every keep):" in out_all
+    _, out_top, _ = run(cli, *advise_args(state, "1 2 2 4 6", "1"), "--top", "2")
+    keeps = out_top.split("Keeps (best 2 of 24; --all for every keep):\n")[1].split("\n\n")[0]
+    assert len(keeps.splitlines()) == 2 + 2
+
+
+def test_json_placements(tmp_path: Path, cli: Cli) -> None:
+    status, out, _ = run(cli, *advise_args(write_state(tmp_path, RULEBOOK)), "--format", "json")
+    assert status == 0
+    data = json.loads(out)
+    assert (data["player"], data["rolls_left"], data["dice"]) == (0, 0, [5, 5, 5, 3, 3])
+    assert data["keeps"] == []
+    assert data["placements"][0] == {
+        "cell": 10,
+        "row": 2,
+        "col": 2,
+        "coaster": "full-house",
+        "combination": "Full House",
+        "side": "B",
+        "points": 6,
+    }
+    assert data["stop_points"] == data["expected_points"] == 6
+
+
+@pytest.mark.parametrize("rolls_left", [1, 2])
+def test_json_keeps_match_the_turn_dp(tmp_path: Path, cli: Cli, rolls_left: int) -> None:
+    state = write_state(tmp_path, RULEBOOK)
+    argv = advise_args(state, "1 2 2 4 6", str(rolls_left))
+    _, out, _ = run(cli, *argv, "--format", "json", "--top", "1")
+    data = json.loads(out)
+    game = game_from_position(RULEBOOK)
+    value = solve_turn(placement_values(game)).hand_value([1, 2, 2, 4, 6], rolls_left)
+    keeps = data["keeps"]
+    assert len(keeps) == 24  # JSON always lists every keep
+    assert set(keeps[0]) == {"keep", "expected_points", "fraction", "best", "stop"}
+    assert keeps[0]["expected_points"] == pytest.approx(value, rel=1e-12)
+    assert data["expected_points"] == keeps[0]["expected_points"]
+    assert data["fraction"] == keeps[0]["fraction"]
+    fractions = [Fraction(k["fraction"]) for k in keeps]
+    assert fractions == sorted(fractions, reverse=True)
+    assert all(k["expected_points"] == pytest.approx(float(Fraction(k["fraction"]))) for k in keeps)
+    assert [k["best"] for k in keeps] == [f == fractions[0] for f in fractions]
+    (stop,) = [k for k in keeps if k["stop"]]
+    assert stop["keep"] == [1, 2, 2, 4, 6]
+    assert Fraction(stop["fraction"]) == data["stop_points"] == data["placements"][0]["points"]
+
+
+def test_no_placement_says_so(tmp_path: Path, cli: Cli) -> None:
+    state = write_state(tmp_path, RULEBOOK)
+    _, out, _ = run(cli, *advise_args(state, "1 2 4 5 6"))
+    assert "No placement: 1 2 4 5 6 matches no coaster open to player 0; no token is placed" in out
+    _, out, _ = run(cli, *advise_args(state, "1 2 4 5 6"), "--happy-hour")
+    assert out.rstrip().endswith("the Happy Hour die is rolled.")
+    _, out, _ = run(cli, *advise_args(state, "1 2 4 5 6", "1"))
+    assert "If you stop now: 1 2 4 5 6 matches no coaster" in out
+
+
+def test_user_catalogue(tmp_path: Path, cli: Cli) -> None:
+    from pinastats.game.catalogue import load_catalogue
+
+    frame = load_catalogue().to_frame()
+    frame.loc[frame["id"] == "full-house", "side_b_second"] = 1
+    frame.loc[frame["id"] == "full-house", "side_b_first"] = 9
+    csv = tmp_path / "coasters.csv"
+    frame.to_csv(csv, index=False)
+    state = write_state(tmp_path, RULEBOOK)
+    _, out, _ = run(cli, *advise_args(state), "--coasters", str(csv), "--format", "json")
+    assert json.loads(out)["placements"][0]["points"] == 1 + 3
+
+
+def test_layout_file_is_found_next_to_the_state_file(tmp_path: Path, cli: Cli) -> None:
+    (tmp_path / "sub").mkdir()
+    shipped = ROOT / "data" / "layouts" / "standard.json"
+    (tmp_path / "sub" / "grid.json").write_bytes(shipped.read_bytes())
+    state = write_state(tmp_path / "sub", {**RULEBOOK, "layout": "grid.json"})
+    status, out, err = run(cli, *advise_args(state))
+    assert (status, err) == (0, "")
+    assert "full-house" in out
+
+
+# ---------------------------------------------------------------- the example and its doc
+
+
+def test_example_state_file_is_a_valid_mid_game_position() -> None:
+    data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    game = game_from_position(data)
+    assert game.players == 2
+    assert not game.is_over
+    assert 0 < sum(game.reserves) < 12  # tokens on the board, some still to place
+    advice = advise(game, [5, 5, 5, 3, 3], 2)
+    assert advice.placements
+    assert advice.keeps
+
+
+def test_doc_shows_the_example_file_and_a_working_command(
+    cli: Cli,
+) -> None:
+    text = DOC.read_text(encoding="utf-8")
+    blocks = re.findall(r"```json\n(.*?)```", text, re.DOTALL)
+    assert json.loads(EXAMPLE.read_text(encoding="utf-8")) in [json.loads(b) for b in blocks]
+    examples = re.findall(
+        r"```console\n\$ pinastats (advise --state examples/state\.json .*?)\n(.*?)```",
+        text,
+        re.DOTALL,
+    )
+    assert len(examples) == 2
+    for command, shown in examples:
+        argv = command.removeprefix("advise ").replace("examples/state.json", str(EXAMPLE))
+        status, out, err = run(cli, *argv.split())
+        assert (status, err) == (0, "")
+        assert out == shown  # the doc shows what its command prints
+
+
+# ---------------------------------------------------------------- errors
+
+
+def _with(**changes: Any) -> dict[str, Any]:
+    data = {**RULEBOOK, **changes}
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def _tokens(seats: list[int]) -> Any:
+    """The tokens field with ``seats`` on the Full House (cell 10, side B)."""
+    return position(players=4, tokens={cell(2, 2): seats})["tokens"]
+
+
+BAD_STATES: list[tuple[str, Any, str]] = [
+    ("not json", '{"players": 4,\n  "board": [', r"not valid JSON: .* \(line 2, column \d+\)"),
+    ("a list", "[1, 2]", "a position is a JSON object, got list"),
+    (
+        "wrong shape",
+        _with(board=[["odds"]]),
+        r"board must describe 16 cells \(4 rows of 4\), got 1",
+    ),
+    (
+        "unknown coaster",
+        _with(board=[["ful house", *RULEBOOK["board"][0][1:]], *RULEBOOK["board"][1:]]),
+        "no coaster is named 'ful house'; did you mean 'full-house'",
+    ),
+    (
+        "two tokens of a player",
+        _with(tokens=_tokens([0, 0])),
+        "a player has two tokens on one coaster",
+    ),
+    ("more tokens than spaces", _with(tokens=_tokens([0, 1, 2])), "has 2 space"),
+    ("scores of the wrong length", _with(scores=[1, 2]), "scores must list 4 whole numbers"),
+    ("to_move out of range", _with(to_move=4), "to_move must be a seat from 0 to 3, got 4"),
+    ("missing field", _with(scores=None), r"missing field\(s\): scores"),
+    ("unknown field", _with(colour="red"), r"unknown field\(s\): colour"),
+    ("repeated field", '{"players": 4, "players": 2}', "'players' appears twice"),
+    ("unknown layout", _with(layout="standrd"), "unknown layout 'standrd'; did you mean"),
+    ("not UTF-8", b"\xff\xfe{", "not UTF-8 text"),
+]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"), [b[1:] for b in BAD_STATES], ids=[b[0] for b in BAD_STATES]
+)
+def test_bad_state_file_is_one_line_naming_the_file(
+    tmp_path: Path, cli: Cli, content: Any, message: str
+) -> None:
+    path = tmp_path / "bad.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        write_state(tmp_path, content, "bad.json")
+    status, out, err = run(cli, *advise_args(path))
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1
+    assert "Traceback" not in err
+    assert err.startswith(f"pinastats: error: {path}: ")
+    assert re.search(message, err), err
+
+
+def test_missing_state_file(tmp_path: Path, cli: Cli) -> None:
+    path = tmp_path / "nowhere.json"
+    status, _, err = run(cli, *advise_args(path))
+    assert status == 2
+    assert err == f"pinastats: error: {path}: no such file\n"
+
+
+def test_missing_catalogue_file(tmp_path: Path, cli: Cli) -> None:
+    state = write_state(tmp_path, RULEBOOK)
+    status, _, err = run(cli, *advise_args(state), "--coasters", str(tmp_path / "no.csv"))
+    assert status == 2
+    assert err.startswith(f"pinastats: error: {tmp_path / 'no.csv'}: ")
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("dice", "rolls_left", "message"),
+    [
+        ("5 5 5 3", "0", "dice must be exactly 5 values"),
+        ("5 5 5 3 3 3", "0", "dice must be exactly 5 values"),
+        ("5 5 5 3 7", "0", "dice must be values from 1 to 6"),
+        ("5 5 5 3 x", "0", "dice are whole numbers 1-6"),
+        ("5 5 5 3 3", "3", "rolls left must be 0, 1 or 2"),
+        ("5 5 5 3 3", "-1", "rolls left must be 0, 1 or 2"),
+        ("5 5 5 3 3", "one", "--rolls-left: invalid int value"),
+    ],
+)
+def test_bad_dice_or_rolls_left(
+    tmp_path: Path, cli: Cli, dice: str, rolls_left: str, message: str
+) -> None:
+    state = write_state(tmp_path, RULEBOOK)
+    status, out, err = run(cli, *advise_args(state, dice, rolls_left))
+    assert (status, out) == (2, "")
+    assert err.startswith("pinastats: error: ")
+    assert err.count("\n") == 1
+    assert message in err
+
+
+def test_console_script_error_has_no_traceback(tmp_path: Path) -> None:
+    path = write_state(tmp_path, _with(to_move=7))
+    argv = [sys.executable, "-m", "pinastats.cli.main", "advise", *advise_args(path)]
+    proc = subprocess.run(argv, capture_output=True, text=True, check=False)
+    assert proc.returncode == 2
+    assert proc.stderr == f"pinastats: error: {path}: to_move must be a seat from 0 to 3, got 7\n"

@@ -1,0 +1,178 @@
+"""Advice for the player to move, checked against brute force on the Game API."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from pinastats.agents.advice import advise, placement_values
+from pinastats.agents.builtin import make_agent
+from pinastats.dice.hands import N_HANDS, dice_tables
+from pinastats.dice.solver import solve_turn
+from pinastats.game.game import Game
+from pinastats.game.rules import Rules
+from pinastats.simulation.play import play_game, play_turn_fast
+from tests.game.scenarios import cell, game
+
+ROLL_EXAMPLE = (5, 5, 5, 3, 3)
+
+
+def slow_placement_values(g: Game) -> list[int]:
+    """f(h) from the Game API: the most points among the legal placements (0 if none)."""
+    t = dice_tables()
+    out = []
+    for h in range(N_HANDS):
+        dice = [int(d) for d in t.hand_dice[h]]
+        out.append(max((p.points for p in g.legal_placements(dice)), default=0))
+    return out
+
+
+def slow_keep_value(f: Sequence[int], keep: Sequence[int]) -> Fraction:
+    """K_1(keep): the mean of f over every ordered re-roll of the other dice."""
+    t = dice_tables()
+    n = 5 - len(keep)
+    total = sum(
+        f[t.hand_index([*keep, *roll])] for roll in itertools.product(range(1, 7), repeat=n)
+    )
+    return Fraction(total, 6**n)
+
+
+def mid_game(players: int, seed: int, turns: int, happy_hour: bool = False) -> Game:
+    """A position reached by ``turns`` turns of random play."""
+    from pinastats.game.config import GameConfig
+
+    g = Game.new(config=GameConfig(players=players, rules=Rules(happy_hour=happy_hour)), seed=seed)
+    rng = np.random.default_rng(seed)
+    agent = make_agent("random")
+    for _ in range(turns):
+        if g.is_over:
+            break
+        play_turn_fast(g, agent, rng)
+    return g
+
+
+POSITIONS = [(2, 1, 6), (2, 2, 11), (3, 3, 9), (4, 4, 14), (4, 5, 3), (2, 6, 0)]
+
+
+@pytest.mark.parametrize(("players", "seed", "turns"), POSITIONS)
+def test_placement_values_match_the_legal_placements(players: int, seed: int, turns: int) -> None:
+    g = mid_game(players, seed, turns)
+    assert not g.is_over
+    before = [a.copy() for a in g.state]
+    values = placement_values(g)
+    assert values.shape == (N_HANDS,)
+    assert values.dtype == np.int64
+    assert values.tolist() == slow_placement_values(g)
+    for a, b in zip(before, g.state, strict=True):  # the position is left as it was
+        np.testing.assert_array_equal(a, b)
+
+
+def test_placement_values_are_zero_with_an_empty_reserve() -> None:
+    six = [cell(0, 0), cell(0, 1), cell(0, 2), cell(1, 0), cell(1, 1), cell(3, 0)]
+    g = game(tokens={c: [0] for c in six}, scores=[5, 2])
+    assert not placement_values(g).any()
+    advice = advise(g, ROLL_EXAMPLE, 2)
+    assert advice.placements == ()
+    assert advice.expected_fraction == 0
+    assert all(k.best for k in advice.keeps)  # nothing to gain: every keep ties
+
+
+def rulebook_scoring_example() -> Game:
+    # Rulebook: "placed a token on the second Full House space: 3 points + 3
+    # adjacent tokens = 6 points" (4 players: every coaster on side B).
+    fh = cell(2, 2)
+    return game(players=4, tokens={fh: [1], cell(1, 1): [0], cell(1, 2): [0], cell(2, 1): [0]})
+
+
+def test_rulebook_scoring_example_is_the_top_placement() -> None:
+    advice = advise(rulebook_scoring_example(), ROLL_EXAMPLE, 0)
+    top = advice.placements[0]
+    assert (top.combination, top.cell, top.points) == ("Full House", cell(2, 2), 6)
+    points = [p.points for p in advice.placements]
+    assert points == sorted(points, reverse=True)
+    assert advice.stop_points == 6
+    assert advice.keeps == ()
+    assert advice.expected_fraction == 6
+
+
+@pytest.mark.parametrize("rolls_left", [1, 2])
+@pytest.mark.parametrize("dice", [ROLL_EXAMPLE, (1, 2, 2, 4, 6), (1, 2, 4, 5, 6), (6, 6, 6, 6, 6)])
+def test_keeps_rank_by_exact_expected_points(rolls_left: int, dice: tuple[int, ...]) -> None:
+    g = rulebook_scoring_example()
+    values = placement_values(g)
+    solution = solve_turn(values)
+    advice = advise(g, dice, rolls_left)
+
+    fractions = [k.fraction for k in advice.keeps]
+    assert fractions == sorted(fractions, reverse=True)
+    assert [k.best for k in advice.keeps] == [f == fractions[0] for f in fractions]
+    assert all(k.expected_points == float(k.fraction) for k in advice.keeps)
+    keeps = [k.keep for k in advice.keeps]
+    subs = {tuple(sorted(c)) for n in range(6) for c in itertools.combinations(dice, n)}
+    assert sorted(keeps) == sorted(subs)  # every distinct keep, once
+
+    assert advice.expected_points == pytest.approx(solution.hand_value(dice, rolls_left), 1e-12)
+    assert advice.expected_fraction == fractions[0]
+    best_placement = max((p.points for p in g.legal_placements(dice)), default=0)
+    assert advice.stop_points == best_placement
+    (stop,) = [k for k in advice.keeps if k.stop]
+    assert stop.fraction == best_placement
+    for k in advice.keeps:
+        if not k.stop:
+            assert k.fraction == solution.keep_fraction(k.keep, rolls_left)
+
+
+def test_keep_values_with_one_roll_left_match_brute_force() -> None:
+    g = mid_game(2, 2, 11)
+    f = slow_placement_values(g)
+    advice = advise(g, (1, 3, 3, 4, 6), 1)
+    for k in advice.keeps:
+        if not k.stop:
+            assert k.fraction == slow_keep_value(f, k.keep), k.keep
+
+
+def test_stopping_with_two_rolls_left_is_worth_the_placement_not_another_roll() -> None:
+    # In the DP the whole hand as a keep with 2 rolls left is worth V_1(h):
+    # it skips a roll. Stopping ends the turn and is worth f(h) = 0 here.
+    g = rulebook_scoring_example()
+    dice = (1, 2, 4, 5, 6)
+    assert g.legal_placements(dice) == []
+    dp_whole_hand = solve_turn(placement_values(g)).keep_fraction(dice, 2)
+    assert dp_whole_hand is not None
+    assert dp_whole_hand > 0
+    (stop,) = [k for k in advise(g, dice, 2).keeps if k.stop]
+    assert stop.fraction == 0
+    assert not stop.best
+
+
+def test_ties_prefer_more_dice_kept() -> None:
+    # 6 6 6 6 6 on the scoring example: a placement is certain, nothing better exists
+    advice = advise(rulebook_scoring_example(), (6, 6, 6, 6, 6), 1)
+    best = advice.best_keeps
+    assert advice.keeps[0].stop
+    assert all(k.best for k in advice.keeps[: len(best)])
+    sizes = [len(k.keep) for k in best]
+    assert sizes == sorted(sizes, reverse=True)
+
+
+@pytest.mark.parametrize("rolls_left", [3, -1, True, 1.0, "1"])
+def test_rolls_left_must_be_0_1_or_2(rolls_left: object) -> None:
+    with pytest.raises(ValueError, match="rolls left must be 0, 1 or 2"):
+        advise(game(), ROLL_EXAMPLE, rolls_left)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("dice", [(5, 5, 5, 3), (5, 5, 5, 3, 7), (0, 1, 2, 3, 4)])
+def test_dice_must_be_five_values_from_1_to_6(dice: tuple[int, ...]) -> None:
+    with pytest.raises(ValueError, match="dice must be"):
+        advise(game(), dice, 0)
+
+
+def test_a_finished_game_has_no_advice() -> None:
+    g = play_game(Game.new(2, seed=3), ["ev", "ev"], seed=3)
+    assert g.is_over
+    with pytest.raises(ValueError, match="the game is over"):
+        advise(g, ROLL_EXAMPLE, 1)
