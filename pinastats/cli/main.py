@@ -16,6 +16,7 @@ from pinastats.cli._common import PROG, ArgumentParser, run_command
 SUBCOMMANDS: tuple[str, ...] = (
     "pinastats.cli.optimal_hold",
     "pinastats.cli.targets",
+    "pinastats.cli.advise",
 )
 """Modules of the subcommands, in the order ``--help`` lists them."""
 
