@@ -17,6 +17,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "pinastats.cli.optimal_hold",
     "pinastats.cli.targets",
     "pinastats.cli.advise",
+    "pinastats.cli.simulate",
 )
 """Modules of the subcommands, in the order ``--help`` lists them."""
 

@@ -18,6 +18,48 @@ from pinastats.game.rules import EndReason, Trigger
 from pinastats.simulation.stats import wilson_interval
 
 
+def _categorical(
+    values: npt.NDArray[np.int64], enum: type[EndReason | Trigger]
+) -> pd.Categorical[str]:
+    """Enum values as a categorical of their lower-case names (every member a category)."""
+    members = list(enum)
+    lookup = np.full(max(m.value for m in members) + 1, -1, dtype=np.int64)
+    lookup[[m.value for m in members]] = np.arange(len(members))
+    names = pd.Index([m.name.lower() for m in members])
+    return pd.Categorical.from_codes(lookup[values], categories=names)
+
+
+OUTPUT_SUFFIXES = (".parquet", ".csv")
+
+
+def output_suffix(path: str | Path) -> str:
+    """The format of an output file from its suffix, ``.parquet`` or ``.csv`` (else ValueError).
+
+    >>> output_suffix("runs/games.CSV")
+    '.csv'
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix not in OUTPUT_SUFFIXES:
+        raise ValueError(f"the output file must end in .parquet or .csv, got {str(path)!r}")
+    return suffix
+
+
+def _records(frame: pd.DataFrame, columns: list[str]) -> list[dict[str, Any]]:
+    """Rows of ``frame`` as JSON-ready dicts of plain Python numbers and strings."""
+    out = []
+    for row in frame[columns].itertuples(index=False):
+        out.append({c: (v.item() if isinstance(v, np.generic) else v)
+                    for c, v in zip(columns, row, strict=True)})  # fmt: skip
+    return out
+
+
+def _umask() -> int:
+    """The process umask (read by setting it, then restoring it)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 @dataclass(frozen=True)
 class SimulationResult:
     """Simulated games.
@@ -30,7 +72,9 @@ class SimulationResult:
             line index, -1), ``score_<s>`` and ``placed_<s>`` (tokens placed) per seat.
         owners: ``(games, n_coasters)`` bitmask of the seats holding each catalogue
             coaster at the end (-1: not dealt).
-        config, agents, seed, elapsed (seconds), workers, engine: how it was run.
+        config, agents, seed, elapsed (seconds spent playing, after the warm-up and
+            the cluster start), workers, engine, chunk_size: how it was run. The games
+            are a function of the seed, the chunk size and the config alone.
     """
 
     games: pd.DataFrame
@@ -41,22 +85,33 @@ class SimulationResult:
     elapsed: float
     workers: int
     engine: str
+    chunk_size: int = 0
 
     @classmethod
     def from_arrays(cls, a: dict[str, npt.NDArray[np.int64]], *, config: GameConfig,
                     agents: tuple[Agent, ...], seed: int, elapsed: float, workers: int,
-                    engine: str) -> SimulationResult:  # fmt: skip
-        """Assemble the per-game table from the chunk arrays."""
+                    engine: str, chunk_size: int = 0) -> SimulationResult:  # fmt: skip
+        """Assemble the per-game table from the chunk arrays (vectorised: no loop over games).
+
+        The text columns are ``pandas.Categorical`` built from integer codes.
+        """
         n, p = a["scores"].shape
         names = [ag.name for ag in agents]
+        labels = list(dict.fromkeys(names))
+        seat_label = np.array([labels.index(name) for name in names], dtype=np.int64)
+        agent_type = pd.CategoricalDtype([*labels, ""])  # "": no winner
+        winner = a["winner"]
         cols: dict[str, Any] = {"game": np.arange(n), "first_seat": a["first"]}
         for s in range(p):
-            cols[f"agent_{s}"] = names[s]
-        cols["winner"] = a["winner"]
-        cols["winner_agent"] = [names[w] if w >= 0 else "" for w in a["winner"]]
-        cols["winner_position"] = np.where(a["winner"] >= 0, (a["winner"] - a["first"]) % p + 1, 0)
-        cols["end_reason"] = [EndReason(int(r)).name.lower() for r in a["reason"]]
-        cols["trigger"] = [Trigger(int(t)).name.lower() for t in a["trigger"]]
+            cols[f"agent_{s}"] = pd.Categorical.from_codes(np.full(n, seat_label[s]),
+                                                           dtype=agent_type)  # fmt: skip
+        cols["winner"] = winner
+        cols["winner_agent"] = pd.Categorical.from_codes(
+            np.where(winner >= 0, seat_label[np.maximum(winner, 0)], len(labels)), dtype=agent_type
+        )
+        cols["winner_position"] = np.where(winner >= 0, (winner - a["first"]) % p + 1, 0)
+        cols["end_reason"] = _categorical(a["reason"], EndReason)
+        cols["trigger"] = _categorical(a["trigger"], Trigger)
         cols["turns"] = a["turns"]
         cols["rounds"] = -(-a["turns"] // p)
         cols["line"] = a["line"]
@@ -64,7 +119,8 @@ class SimulationResult:
             cols[f"score_{s}"] = a["scores"][:, s]
         for s in range(p):
             cols[f"placed_{s}"] = a["placed"][:, s]
-        return cls(pd.DataFrame(cols), a["owners"], config, agents, seed, elapsed, workers, engine)
+        return cls(pd.DataFrame(cols), a["owners"], config, agents, seed, elapsed, workers, engine,
+                   chunk_size)  # fmt: skip
 
     @property
     def n_games(self) -> int:
@@ -146,40 +202,65 @@ class SimulationResult:
             })  # fmt: skip
         return pd.DataFrame(rows)
 
+    def rounds_summary(self) -> dict[str, float]:
+        """Mean, median, quartiles, 10%/90% quantiles, min and max of the rounds per game."""
+        rounds = self.games["rounds"]
+        q = rounds.quantile([0.1, 0.25, 0.5, 0.75, 0.9]).to_numpy(dtype=float)
+        return {"mean": float(rounds.mean()), "median": float(q[2]), "q10": float(q[0]),
+                "q25": float(q[1]), "q75": float(q[3]), "q90": float(q[4]),
+                "min": float(rounds.min()), "max": float(rounds.max())}  # fmt: skip
+
     def summary(self) -> dict[str, Any]:
-        """The headline numbers as plain Python data (what ``--format json`` prints)."""
+        """The headline numbers as plain Python data (what ``--format json`` prints).
+
+        Rates come with their 95% Wilson interval (``ci_low``/``ci_high``); ``wins``
+        lists the games won by each seat, ``draws`` the games nobody won.
+        """
         seats = self.seat_win_rates()
+        positions = self.position_win_rates()
+        reasons = self.end_reasons()
+        rate = self.games_per_second
         return {
             "games": self.n_games,
             "seed": self.seed,
             "players": self.config.players,
+            "layout": self.config.layout.name,
             "happy_hour": self.config.rules.happy_hour,
+            "negative_scores": self.config.rules.negative_scores,
             "agents": [a.name for a in self.agents],
             "wins": [int(w) for w in seats["wins"]],
             "draws": int((self.games["winner"] < 0).sum()),
-            "win_rate": [
-                {"seat": int(r.seat), "agent": r.agent, "win_rate": float(r.win_rate),
-                 "ci_low": float(r.ci_low), "ci_high": float(r.ci_high)}
-                for r in seats.itertuples()
-            ],  # fmt: skip
-            "first_player_win_rate": float(self.position_win_rates()["win_rate"].iloc[0]),
-            "end_reasons": {r.end_reason: float(r.share) for r in self.end_reasons().itertuples()},
+            "win_rate": _records(seats, ["seat", "agent", "wins", "win_rate", "ci_low", "ci_high"]),
+            "agent_win_rate": _records(
+                self.agent_win_rates(),
+                ["agent", "seats", "wins", "seat_games", "win_rate", "ci_low", "ci_high"],
+            ),
+            "position_win_rate": _records(
+                positions, ["position", "wins", "win_rate", "ci_low", "ci_high"]
+            ),
+            "first_player_win_rate": float(positions["win_rate"].iloc[0]),
+            "end_reasons": dict(zip(reasons["end_reason"], reasons["share"].tolist(), strict=True)),
+            "end_reason_games": dict(
+                zip(reasons["end_reason"], reasons["games"].tolist(), strict=True)
+            ),
             "mean_rounds": float(self.games["rounds"].mean()),
-            "games_per_second": self.games_per_second,
+            "rounds": self.rounds_summary(),
+            "elapsed": self.elapsed,
+            "games_per_second": rate if np.isfinite(rate) else None,
             "workers": self.workers,
             "engine": self.engine,
+            "chunk_size": self.chunk_size,
         }
 
     def save(self, path: str | Path) -> Path:
         """Write the per-game table as Parquet (``.parquet``) or CSV, atomically."""
         path = Path(path)
-        suffix = path.suffix.lower()
-        if suffix not in (".parquet", ".csv"):
-            raise ValueError(f"output must end in .parquet or .csv, got {str(path)!r}")
+        suffix = output_suffix(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         os.close(fd)
         try:
+            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private (0600)
             if suffix == ".parquet":
                 self.games.to_parquet(tmp, index=False)
             else:

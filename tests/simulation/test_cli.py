@@ -1,0 +1,214 @@
+"""``pinastats simulate``: the table and JSON outputs, saved tables, and every user error."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from pinastats.cli.simulate import split_agents
+from pinastats.simulation import runner
+
+Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
+BASE = ["--games", "300", "--seed", "7", "--chunk-size", "100", "--workers", "2"]
+
+
+def simulate(cli: Cli, *argv: str) -> tuple[int, str, str]:
+    result = cli("simulate", *argv)
+    return result.code, result.out, result.err
+
+
+def one_error_line(code: int, out: str, err: str) -> str:
+    assert code == 2
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("pinastats: error: ")
+    assert "Traceback" not in err
+    return lines[0]
+
+
+# ---------------------------------------------------------------- outputs
+
+
+def test_json_summary_is_consistent(cli: Cli) -> None:
+    code, out, err = simulate(cli, "--agents", "ev,greedy", *BASE, "--format", "json")
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    for key in ("games", "seed", "agents", "wins", "win_rate", "end_reasons",
+                "games_per_second"):  # fmt: skip
+        assert key in data
+    assert (data["games"], data["seed"], data["agents"]) == (300, 7, ["ev", "greedy"])
+    assert sum(data["wins"]) + data["draws"] == 300
+    for seat, row in enumerate(data["win_rate"]):
+        assert row["seat"] == seat
+        assert row["wins"] == data["wins"][seat]
+        assert row["win_rate"] == pytest.approx(data["wins"][seat] / 300)
+        assert row["ci_low"] < row["win_rate"] < row["ci_high"]
+    assert sum(data["end_reasons"].values()) == pytest.approx(1.0)
+    assert sum(data["end_reason_games"].values()) == 300
+    assert sum(r["wins"] for r in data["position_win_rate"]) + data["draws"] == 300
+    assert data["games_per_second"] > 0
+    assert data["rounds"]["min"] <= data["rounds"]["median"] <= data["rounds"]["max"]
+    assert data["first_seat"] is None
+    assert data["out"] is None
+
+
+def test_json_matches_the_table(cli: Cli) -> None:
+    argv = ["--agents", "random,ev,random", *BASE]
+    _, out, _ = simulate(cli, *argv, "--format", "json")
+    data = json.loads(out)
+    code, table, err = simulate(cli, *argv)
+    assert (code, err) == (0, "")
+    assert table.startswith("300 games, 3 players: random vs ev vs random")
+    seat_rows = table.split("Win rate by seat\n")[1].split("\n\n")[0].splitlines()[2:]
+    assert [int(r.split()[2].replace(",", "")) for r in seat_rows] == data["wins"]
+    # random sits in two seats: a table per agent appears, with its wins over both
+    agent_rows = table.split("Win rate by agent")[1].split("\n\n")[0].splitlines()[3:]
+    random_row = next(r for r in agent_rows if r.split()[0] == "random")
+    assert int(random_row.split()[2]) == data["wins"][0] + data["wins"][2]
+    for words in ("Win rate by position", "first player", "How games ended",
+                  "Game length in rounds", "games/s"):  # fmt: skip
+        assert words in table
+
+
+def test_players_default_to_the_agents_and_options_reach_the_rules(cli: Cli) -> None:
+    code, out, err = simulate(
+        cli, "--agents", "strategic(line=4,block=2),ev", *BASE, "--happy-hour",
+        "--negative-scores", "--first-seat", "1", "--layout", "standard", "--format", "json",
+    )  # fmt: skip
+    assert (code, err) == (0, "")
+    data = json.loads(out)
+    assert data["players"] == 2
+    assert data["agents"] == ["strategic(line=4,block=2)", "ev"]
+    assert data["happy_hour"]
+    assert data["negative_scores"]
+    assert data["first_seat"] == 1
+    assert data["position_win_rate"][0]["wins"] == data["wins"][1]
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_out_writes_a_readable_table(cli: Cli, tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / "new" / "dir" / f"games{suffix}"
+    code, out, err = simulate(cli, "--agents", "ev,random", *BASE, "--out", str(path))
+    assert (code, err) == (0, "")
+    assert f"Saved one row per game to {path}" in out
+    games = pd.read_parquet(path) if suffix == ".parquet" else pd.read_csv(path)
+    assert len(games) == 300
+    assert set(games["agent_0"]) == {"ev"}
+    assert list(tmp_path.joinpath("new", "dir").iterdir()) == [path]  # no temporary file left
+
+
+def test_progress_bar_goes_to_stderr_and_keeps_json_clean(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, out, err = simulate(cli, "--agents", "random,random", *BASE, "--format", "json")
+    assert code == 0
+    assert json.loads(out)["games"] == 300
+    assert "300/300 games" in err
+    code, out, err = simulate(cli, "--agents", "random,random", *BASE, "--no-progress")
+    assert (code, err) == (0, "")
+
+
+def test_console_script_in_a_pipe(tmp_path: Path) -> None:
+    """As users run it: stderr is not a terminal, so no progress bar; stdout is pure JSON."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "pinastats.cli.main", "simulate", "--agents", "greedy,random",
+         "--games", "200", "--format", "json"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert json.loads(proc.stdout)["games"] == 200
+
+
+def test_split_agents_respects_parentheses() -> None:
+    assert split_agents("ev,strategic(line=4,block=2),greedy") == [
+        "ev", "strategic(line=4,block=2)", "greedy"
+    ]  # fmt: skip
+    assert split_agents(" ev , random ") == ["ev", "random"]
+
+
+# ---------------------------------------------------------------- errors
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--agents", "ev,genius"], "unknown agent 'genius'"),
+        (["--agents", "ev,greedy", "--players", "3"], "2 agent(s) given for 3 players"),
+        (["--agents", "ev,greedy,ev,ev,ev"], "players must be 2, 3 or 4"),
+        (["--agents", "ev,greedy", "--games", "0"], "--games: must be at least 1"),
+        (["--agents", "ev,greedy", "--games", "-5"], "--games: must be at least 1"),
+        (["--agents", "ev,greedy", "--games", "many"], "--games: expected a whole number"),
+        (["--agents", "ev,greedy", "--seed", "-1"], "--seed: must be at least 0"),
+        (["--agents", "ev,greedy", "--out", "games.xlsx"], "must end in .parquet or .csv"),
+        (["--agents", "ev,greedy", "--layout", "hexagon"], "unknown layout 'hexagon'"),
+        (["--agents", "ev,greedy", "--layout", "missing.json"], "--layout missing.json"),
+        (["--agents", "ev,greedy", "--coasters", "missing.csv"], "--coasters missing.csv"),
+        (["--agents", "ev,greedy", "--first-seat", "2"], "first seat must be 0 to 1"),
+        (["--agents", "strategic(line=4,block=2"], "a '(' without its ')'"),
+        (["--agents", "ev,,greedy"], "an empty agent name"),
+        (["--agents", "ev(line=2),greedy"], "takes no parameters"),
+        (["--agents", "strategic(speed=2),ev"], "unknown parameter 'speed'"),
+        (["--agents", "ev,greedy", "--negative-scores"], "use it with --happy-hour"),
+        (["--agents", "ev,greedy", "--engine", "gpu"], "invalid choice: 'gpu'"),
+        (["--agents", "ev,greedy", "--engine", "local", "--scheduler", "tcp://h:1"],
+         "leave out --engine local"),
+        (["--agents", "ev,greedy", "--scheduler", "nonsense"], "nonsense"),
+        (["--games", "10"], "the following arguments are required: --agents"),
+    ],
+)  # fmt: skip
+def test_user_errors_are_one_line(cli: Cli, argv: list[str], message: str) -> None:
+    if "--games" not in argv:
+        argv = [*argv, "--games", "10"]
+    line = one_error_line(*simulate(cli, *argv))
+    assert message in line
+
+
+def test_unknown_agent_lists_the_valid_ones(cli: Cli) -> None:
+    line = one_error_line(*simulate(cli, "--agents", "ev,genius", "--games", "10"))
+    for name in ("random", "greedy", "ev", "strategic"):
+        assert name in line.split("agents:")[1]
+
+
+def test_bad_layout_and_catalogue_files_name_the_file(cli: Cli, tmp_path: Path) -> None:
+    layout = tmp_path / "layout.json"
+    layout.write_text("{not json", encoding="utf-8")
+    line = one_error_line(*simulate(cli, "--agents", "ev,ev", "--games", "5",
+                                    "--layout", str(layout)))  # fmt: skip
+    assert str(layout) in line
+    coasters = tmp_path / "coasters.csv"
+    coasters.write_text("id,points\nx,1\n", encoding="utf-8")
+    line = one_error_line(*simulate(cli, "--agents", "ev,ev", "--games", "5",
+                                    "--coasters", str(coasters)))  # fmt: skip
+    assert str(coasters) in line
+
+
+def test_out_into_a_file_used_as_directory_fails_before_playing(cli: Cli, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    line = one_error_line(*simulate(cli, "--agents", "ev,ev", "--games", "5",
+                                    "--out", str(blocker / "games.csv")))  # fmt: skip
+    assert str(blocker) in line
+
+
+def test_unreachable_scheduler_fails_fast(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner, "CONNECT_TIMEOUT", 1.0)
+    address = f"tcp://127.0.0.1:{free_port()}"
+    line = one_error_line(*simulate(cli, "--agents", "ev,ev", "--games", "5",
+                                    "--scheduler", address))  # fmt: skip
+    assert f"cannot reach the Dask scheduler at '{address}'" in line
