@@ -161,7 +161,7 @@ def _prepare_turn(kind, params, B, G, T, W, player, rolls):
     hand_value, keep_value = W[1], W[2]
     hand_value[0, :] = W[0]
     for r in range(1, rolls - 1):
-        _expect_keeps(hand_value[r - 1], T[0], T[1], T[2], T[3], keep_value[r - 1])
+        _expect_keeps(hand_value[r - 1], W[0], 1.0, T[0], T[1], T[2], T[3], keep_value[r - 1])
         _best_of_keeps(keep_value[r - 1], T[4], T[5], hand_value[r])
 
 
@@ -197,6 +197,7 @@ def _dp_keep(T, W, hand, rolls_left, rolls):
         for i in range(T[0][k], T[0][k + 1]):
             s += T[2][i] * prev[T[1][i]]
         top[k] = s * T[3][k]
+    top[T[8][hand]] = W[0][hand]  # keeping all five dice ends the turn
     return _argmax_keep(top, T, hand)
 
 

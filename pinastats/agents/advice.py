@@ -17,10 +17,8 @@ is worth ``K_r(k)``, the expected points after re-rolling the other dice and
 playing on optimally. Points are whole numbers, so every ``K_r`` is an exact
 fraction with denominator ``6**(5r)``.
 
-Stopping is not the keep of the whole hand in the DP (with 2 rolls left that
-keep is worth ``V_1(h) >= f(h)``: it skips a roll, it does not end the turn);
-stopping is worth ``f(h)``. Since ``K_2(k) >= K_1(k)`` for every keep, the best
-of the re-rolls and stopping is still ``V_r(h)``.
+Keeping all five dice is stopping: the turn ends and it is worth ``f(h)``,
+the best placement's points for the dice shown.
 """
 
 from __future__ import annotations
@@ -34,7 +32,7 @@ import numpy.typing as npt
 
 from pinastats.agents._kernels import K_EV, _final_values
 from pinastats.agents.tables import DEFAULT_ROLLS, workspace
-from pinastats.dice.hands import N_DICE, check_dice, dice_tables
+from pinastats.dice.hands import N_DICE, check_dice
 from pinastats.dice.solver import solve_turn
 from pinastats.game.game import Game, Placement
 
@@ -146,16 +144,12 @@ def check_rolls_left(rolls_left: int) -> int:
 def _keeps(values: IntArray, dice: Dice, rolls_left: int) -> tuple[KeepAdvice, ...]:
     solution = solve_turn(values, rolls=DEFAULT_ROLLS)
     assert solution.keep_numerator is not None  # integer points: always exact
-    stop_value = int(values[dice_tables().hand_index(dice)])
     options: list[tuple[Dice, Fraction]] = []
     for keep in solution.keep_options(dice, rolls_left)["keep"]:
         keep = tuple(int(d) for d in keep)
-        if len(keep) == N_DICE:
-            options.append((keep, Fraction(stop_value)))
-        else:
-            fraction = solution.keep_fraction(keep, rolls_left)
-            assert fraction is not None
-            options.append((keep, fraction))
+        fraction = solution.keep_fraction(keep, rolls_left)
+        assert fraction is not None
+        options.append((keep, fraction))
     options.sort(key=lambda o: (-o[1], -len(o[0]), o[0]))
     top = options[0][1]
     return tuple(KeepAdvice(k, float(f), f, f == top) for k, f in options)

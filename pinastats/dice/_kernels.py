@@ -15,11 +15,21 @@ from pinastats._jit import jit
 
 
 @jit
-def _expect_keeps(hand_value, keep_ptr, keep_hand, keep_weight, keep_scale, out):
-    """``out[k] = keep_scale[k] * sum_j keep_weight[j] * hand_value[keep_hand[j]]``."""
+def _expect_keeps(hand_value, final_value, stop_scale, keep_ptr, keep_hand, keep_weight,
+                  keep_scale, out):  # fmt: skip
+    """``out[k] = keep_scale[k] * sum_j keep_weight[j] * hand_value[keep_hand[j]]``.
+
+    Keeping all five dice re-rolls nothing: it ends the turn, so its value is the
+    hand's final value, ``out[h] = stop_scale * final_value[h]`` (``stop_scale`` is 1,
+    or ``6**(5 r)`` for the exact integer DP).
+    """
     for k in range(keep_ptr.shape[0] - 1):
+        lo, hi = keep_ptr[k], keep_ptr[k + 1]
+        if hi - lo == 1:
+            out[k] = final_value[keep_hand[lo]] * stop_scale
+            continue
         s = hand_value[0] * 0
-        for j in range(keep_ptr[k], keep_ptr[k + 1]):
+        for j in range(lo, hi):
             s += keep_weight[j] * hand_value[keep_hand[j]]
         out[k] = s * keep_scale[k]
 
@@ -47,9 +57,12 @@ def _solve_free(
     """
     rolls = hand_value.shape[0]
     hand_value[0, :] = final_value
+    full = keep_scale[keep_scale.shape[0] - 1]  # scale of a five-dice keep: 1 or 6**5
+    stop = full * 0 + 1
     for r in range(1, rolls + 1):
-        _expect_keeps(hand_value[r - 1], keep_ptr, keep_hand, keep_weight, keep_scale,
-                      keep_value[r - 1])  # fmt: skip
+        stop *= full
+        _expect_keeps(hand_value[r - 1], final_value, stop, keep_ptr, keep_hand, keep_weight,
+                      keep_scale, keep_value[r - 1])  # fmt: skip
         if r < rolls:
             _best_of_keeps(keep_value[r - 1], hand_keep_ptr, hand_keep, hand_value[r])
 
@@ -83,22 +96,3 @@ def _solve_sticky(
                     if v > best:
                         best = v
                 state_value[r, j] = best
-
-
-@jit
-def _start_value_free(
-    final_value, rolls, keep_ptr, keep_hand, keep_weight, keep_scale, hand_keep_ptr, hand_keep,
-    work_hand, work_keep,
-):  # fmt: skip
-    """Return the expected value of a whole turn (free holds), keeping no tables.
-
-    ``work_hand`` and ``work_keep`` are scratch arrays of shape ``(252,)`` and ``(462,)``.
-    """
-    work_hand[:] = final_value
-    for _ in range(1, rolls):
-        _expect_keeps(work_hand, keep_ptr, keep_hand, keep_weight, keep_scale, work_keep)
-        _best_of_keeps(work_keep, hand_keep_ptr, hand_keep, work_hand)
-    s = work_hand[0] * 0
-    for j in range(keep_ptr[0], keep_ptr[1]):
-        s += keep_weight[j] * work_hand[keep_hand[j]]
-    return s * keep_scale[0]

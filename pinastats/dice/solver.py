@@ -11,9 +11,12 @@ after seeing hand ``h`` (``r = 0`` after the last roll):
     V_r(h) = \max_{k \subseteq h} K_r(k),
 
 where ``w(k, h')`` counts the re-roll outcomes turning keep ``k`` into ``h'``
-(:mod:`pinastats.dice.hands`). Keeping the whole hand is stopping
-(``K_r(h) = V_{r-1}(h)``), so more rolls never hurt. A turn of ``R`` rolls is
-worth ``K_R(\varnothing)``: the first roll re-rolls everything.
+(:mod:`pinastats.dice.hands`). Keeping the whole hand re-rolls nothing and
+ends the turn: ``K_r(h) = f(h)``, so more rolls never hurt. (Scoring it
+``V_{r-1}(h)``, "skip a roll", would give the same ``V_r``, since a
+re-roll later is worth no more than the same re-roll now, but then "stop"
+would tie with the real best keep.) A turn of ``R`` rolls is worth
+``K_R(\varnothing)``: the first roll re-rolls everything.
 
 *Sticky* holds (dice once kept cannot be taken back) make the state the pair
 (locked keep ``L``, hand ``h``): ``S_r(L, h) = max over L ⊆ k ⊆ h of K_r(k)``.

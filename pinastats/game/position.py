@@ -10,8 +10,13 @@ A position is a mapping with the fields::
     sides        optional rows of "A"/"B" (default: the layout's sides for the player count)
     layout       optional layout name or file (default "standard")
     first_player optional seat that played first (default 0)
+    last_placed  optional, per seat: how recently it placed a token (higher = more
+                 recent, 0 = never); decides ties at the end (default: all 0)
 
-Reserves are the rule's tokens per player minus the tokens on the board.
+Reserves are the rule's tokens per player minus the tokens on the board. A
+position is judged as at the end of a turn: a player with a full line has won;
+a score at the target or an empty reserve has triggered the end, and when the
+round is complete (``to_move`` is the first player) the game is over.
 """
 
 from __future__ import annotations
@@ -19,15 +24,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pinastats.game._slots import P_LAST_PLACED, P_RESERVE, P_SCORE, S_PLACEMENTS, S_TO_MOVE, S_TURN
+from pinastats.game import _kernels as K
+from pinastats.game._slots import (
+    P_LAST_PLACED,
+    P_RESERVE,
+    P_SCORE,
+    S_PLACEMENTS,
+    S_REASON,
+    S_TO_MOVE,
+    S_TRIGGER,
+    S_TURN,
+    S_WINNER,
+)
 from pinastats.game.catalogue import Catalogue, load_catalogue
 from pinastats.game.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from pinastats.game.game import Game
 from pinastats.game.layout import load_layout
-from pinastats.game.rules import Rules
+from pinastats.game.rules import EndReason, Rules, Trigger
 
 REQUIRED = ("players", "board", "tokens", "scores", "to_move")
-OPTIONAL = ("sides", "layout", "first_player")
+OPTIONAL = ("sides", "layout", "first_player", "last_placed")
 
 
 class PositionError(ValueError):
@@ -96,7 +112,7 @@ def game_from_position(
         raise PositionError(f"first_player must be 0 to {players - 1}, got {first}")
     try:
         game = Game.from_board(board, config=config, sides=sides, first_player=first)
-    except ValueError as exc:
+    except (ValueError, KeyError) as exc:  # an unknown coaster is a KeyError
         raise PositionError(f"board: {exc}") from None
     tokens = _rows(data, "tokens", shape, n)
     scores = data["scores"]
@@ -132,6 +148,15 @@ def game_from_position(
             game.state[2][cell, space] = seat
             placed[seat] += 1
             clock += 1
+    last = data.get("last_placed", [0] * players)
+    if (
+        not isinstance(last, list)
+        or len(last) != players
+        or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in last)
+    ):
+        raise PositionError(
+            f"last_placed must list {players} whole numbers >= 0 (one per seat), got {last!r}"
+        )
     for seat in range(players):
         reserve = config.rules.tokens - placed[seat]
         if reserve < 0:
@@ -141,11 +166,30 @@ def game_from_position(
             )
         game.state[3][seat, P_RESERVE] = reserve
         game.state[3][seat, P_SCORE] = scores[seat]
-        game.state[3][seat, P_LAST_PLACED] = 0
-    game.state[4][S_PLACEMENTS] = clock
+        game.state[3][seat, P_LAST_PLACED] = last[seat]
+    game.state[4][S_PLACEMENTS] = max(clock, *last)
     game.state[4][S_TO_MOVE] = to_move
     game.state[4][S_TURN] = (to_move - first) % players  # turns played in the current round
+    _judge(game)
     return game
+
+
+def _judge(game: Game) -> None:
+    """Apply the end check to a loaded position (as after the previous turn)."""
+    board, state = game.config.board_arrays, game.state
+    lines = [p for p in range(game.players) if K._has_line(board, state, p)]
+    if len(lines) > 1:
+        raise PositionError(f"seats {lines} each hold a full line; only one can have won")
+    status = state[4]
+    if lines:
+        status[S_WINNER], status[S_REASON] = lines[0], EndReason.PINA_COLADICE
+        return
+    if max(game.scores) >= game.config.rules.target_score:
+        status[S_TRIGGER] = Trigger.SCORE
+    elif min(game.reserves) == 0:
+        status[S_TRIGGER] = Trigger.TOKENS
+    if status[S_TRIGGER] != Trigger.NONE and status[S_TURN] == 0:
+        K._decide_by_score(state)
 
 
 def position_of(game: Game) -> dict[str, Any]:
@@ -167,4 +211,5 @@ def position_of(game: Game) -> dict[str, Any]:
         "scores": list(game.scores),
         "to_move": game.to_move,
         "first_player": game.first_player,
+        "last_placed": list(game.last_placed),
     }

@@ -153,8 +153,13 @@ class FreeTurn:
         return self._hand[key]
 
     def keep(self, keep: Dice, rolls_left: int) -> Fraction:
-        """``K_r``: value of keeping the sorted dice and re-rolling the others."""
+        """``K_r``: value of keeping the sorted dice and re-rolling the others.
+
+        Keeping all five dice is stopping: the turn ends on that hand.
+        """
         key = (keep, rolls_left)
+        if len(keep) == 5:
+            return Fraction(self.final(keep))
         if key not in self._keep:
             n = 5 - len(keep)
             total = sum(w * self.hand(merge(keep, o), rolls_left - 1) for o, w in rerolls(n))

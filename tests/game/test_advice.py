@@ -73,7 +73,9 @@ def test_placement_values_match_the_legal_placements(players: int, seed: int, tu
 
 def test_placement_values_are_zero_with_an_empty_reserve() -> None:
     six = [cell(0, 0), cell(0, 1), cell(0, 2), cell(1, 0), cell(1, 1), cell(3, 0)]
-    g = game(tokens={c: [0] for c in six}, scores=[5, 2])
+    # seat 0 placed its last token: the end is triggered, the round goes on
+    g = game(tokens={c: [0] for c in six}, scores=[5, 2], first_player=1)
+    assert not g.is_over
     assert not placement_values(g).any()
     advice = advise(g, ROLL_EXAMPLE, 2)
     assert advice.placements == ()
@@ -136,14 +138,14 @@ def test_keep_values_with_one_roll_left_match_brute_force() -> None:
 
 
 def test_stopping_with_two_rolls_left_is_worth_the_placement_not_another_roll() -> None:
-    # In the DP the whole hand as a keep with 2 rolls left is worth V_1(h):
-    # it skips a roll. Stopping ends the turn and is worth f(h) = 0 here.
+    # Keeping the whole hand ends the turn: it is worth f(h) = 0 here (no
+    # placement), not V_1(h), the value of skipping a roll.
     g = rulebook_scoring_example()
     dice = (1, 2, 4, 5, 6)
     assert g.legal_placements(dice) == []
-    dp_whole_hand = solve_turn(placement_values(g)).keep_fraction(dice, 2)
-    assert dp_whole_hand is not None
-    assert dp_whole_hand > 0
+    solution = solve_turn(placement_values(g))
+    assert solution.keep_fraction(dice, 2) == 0
+    assert solution.hand_value(dice, 1) > 0
     (stop,) = [k for k in advise(g, dice, 2).keeps if k.stop]
     assert stop.fraction == 0
     assert not stop.best

@@ -117,11 +117,13 @@ def test_placement_is_compulsory() -> None:
 
 def test_no_token_in_reserve_means_no_placement_but_turns_go_on() -> None:
     six = [cell(0, 0), cell(0, 1), cell(0, 2), cell(1, 0), cell(1, 1), cell(3, 0)]
-    g = game(tokens={c: [0] for c in six}, scores=[5, 2])
+    g = game(tokens={c: [0] for c in six}, scores=[5, 2], first_player=1)
     assert g.reserves[0] == 0
+    assert g.trigger is Trigger.TOKENS
     assert g.legal_placements(ROLL_EXAMPLE) == []
-    g.end_turn_without_placement(ROLL_EXAMPLE)
-    assert g.to_move == 1
+    g.end_turn_without_placement(ROLL_EXAMPLE)  # seat 0 takes its turn, placing nothing
+    assert g.is_over
+    assert g.winner == 0
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -171,19 +173,19 @@ def test_tie_goes_to_the_most_recent_placement() -> None:
 
 
 def test_tie_among_players_who_never_placed_is_a_draw() -> None:
-    g = game(scores=[16, 20], rules=Rules(happy_hour=True))
+    g = game(scores=[16, 16], rules=Rules(happy_hour=True))
     g.end_turn_without_placement(NOTHING, happy_hour=6)  # +4 -> 20, triggers
     assert g.trigger is Trigger.SCORE
     g.end_turn_without_placement(NOTHING, happy_hour=3)  # seat 0 +1 -> 21
     assert g.is_over
     assert g.winner == 0
-    g = game(scores=[16, 20], rules=Rules(happy_hour=True))
+    g = game(scores=[16, 17], rules=Rules(happy_hour=True))
     g.end_turn_without_placement(NOTHING, happy_hour=6)
-    g.end_turn_without_placement(NOTHING, happy_hour=6)  # seat 1 -> 24
+    g.end_turn_without_placement(NOTHING, happy_hour=6)  # seat 1 -> 21
     assert g.winner == 1
-    g = game(scores=[16, 20], rules=Rules(happy_hour=True))
+    g = game(scores=[16, 16], rules=Rules(happy_hour=True))
     g.end_turn_without_placement(NOTHING, happy_hour=6)
-    g.end_turn_without_placement(NOTHING, happy_hour=2)  # cannot apply: no token
+    g.end_turn_without_placement(NOTHING, happy_hour=6)  # 20 all, nobody ever placed
     assert g.scores == (20, 20)
     assert g.is_over
     assert g.winner is None
@@ -320,3 +322,50 @@ def test_happy_hour_only_when_no_token_placed() -> None:
 
 def test_board_constant_is_sixteen_distinct_coasters() -> None:
     assert len({n for row in BOARD for n in row}) == 16
+
+
+# ---------------------------------------------------------------- positions
+
+
+def test_position_with_a_full_line_is_won() -> None:
+    g = game(tokens={cell(0, c): [0] for c in range(4)}, to_move=1)
+    assert g.is_over
+    assert g.winner == 0
+    assert g.end_reason is EndReason.PINA_COLADICE
+
+
+def test_position_past_the_target_is_triggered_then_over_at_round_end() -> None:
+    g = game(scores=[25, 3], to_move=1)
+    assert g.trigger is Trigger.SCORE
+    assert not g.is_over
+    g.end_turn_without_placement(NOTHING)
+    assert g.is_over
+    assert g.winner == 0
+    over = game(scores=[25, 3], to_move=0)
+    assert over.is_over
+    assert over.winner == 0
+
+
+def test_position_recency_decides_ties() -> None:
+    g = game(scores=[20, 20], to_move=0, last_placed=[3, 5])
+    assert g.is_over
+    assert g.winner == 1
+    assert g.end_reason is EndReason.TIE_BREAK
+
+
+def test_position_round_trips() -> None:
+    from pinastats.game.position import game_from_position, position_of
+
+    g = game(players=3, tokens={cell(1, 1): [2, 0]}, scores=[4, 5, 6], to_move=2)
+    again = game_from_position(position_of(g))
+    for a, b in zip(g.state, again.state, strict=True):
+        assert (a == b).all()
+
+
+def test_position_unknown_coaster_is_a_position_error() -> None:
+    from pinastats.game.position import PositionError
+
+    board = [row[:] for row in BOARD]
+    board[0][0] = "ful hose"
+    with pytest.raises(PositionError, match="ful hose"):
+        game(board=board)
