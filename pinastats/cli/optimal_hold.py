@@ -332,10 +332,14 @@ def _advise_hand(args: argparse.Namespace, comb: Combination, solution: TurnSolu
 def rank_labels(values: Sequence[float | Fraction]) -> list[str]:
     """Competition ranks of values sorted best first, ``=`` marking ties.
 
+    Floats equal to 12 significant digits tie (the float DP's symmetric keeps can
+    differ in the last bit); fractions tie only when equal.
+
     >>> rank_labels([3, 2, 2, 1])
     ['1', '2=', '2=', '4']
     """
-    return [f"{values.index(v) + 1}{'=' * (values.count(v) > 1)}" for v in values]
+    keys = [v if isinstance(v, Fraction) else float(f"{v:.12g}") for v in values]
+    return [f"{keys.index(k) + 1}{'=' * (keys.count(k) > 1)}" for k in keys]
 
 
 def _hand_text(
@@ -348,16 +352,14 @@ def _hand_text(
     ranks: list[str],
 ) -> str:
     lock = f", {dice_text(locked)} locked" if locked else ""
+    exact_column = any(o.fraction is not None for o in options)
     rows = [
-        [
-            rank,
-            keep_label(o.keep, dice),
-            percent(o.probability),
-            fraction_text(o.fraction),
-            "best" if o.best else "",
-        ]
+        [rank, keep_label(o.keep, dice), percent(o.probability)]
+        + ([fraction_text(o.fraction)] if exact_column else [])
+        + ["best" if o.best else ""]
         for rank, o in zip(ranks, options, strict=True)
     ]
+    header = ["rank", "keep", "success", *(["exact"] if exact_column else []), ""]
     best = [keep_label(o.keep, dice) for o in options if o.best]
     top = options[0]
     exact = f" ({fraction_text(top.fraction)})" if top.fraction is not None else ""
@@ -367,5 +369,5 @@ def _hand_text(
         f"{'s' * (rolls_left > 1)} left ({solution.rolls}-roll turn, {_holds(solution)})",
         f"Best: {verb} → {percent(top.probability)}{exact}",
         "",
-        render_table(["rank", "keep", "success", "exact", ""], rows, "rlrrl"),
+        render_table(header, rows, "rlrrl" if exact_column else "rlrl"),
     ])  # fmt: skip

@@ -295,3 +295,14 @@ def test_version_and_help_stay_light() -> None:
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert version.stdout.startswith("pinastats ")
+
+
+def test_long_turns_fall_back_to_floats_and_keep_ties(cli: Cli) -> None:
+    """Five rolls exceed exact int64 arithmetic: no fractions, ties still grouped."""
+    data = _json(cli, *FH, "--rolls", "5")
+    assert data["fraction"] is None
+    assert data["probability"] == pytest.approx(solve_turn("full house", rolls=5).value)
+    result = cli(*FH, "--rolls", "5", "--dice", "1", "1", "2", "3", "4", "--rolls-left", "4")
+    best = [line.split() for line in result.out.splitlines() if line.endswith("best")]
+    assert [row[0] for row in best] == ["1=", "1=", "1="]
+    assert sorted(row[1:4] for row in best) == [["1", "1", "2"], ["1", "1", "3"], ["1", "1", "4"]]
