@@ -89,6 +89,8 @@ class PythonDP:
 
         @cache
         def keep_value(keep: Hand, r: int) -> float:
+            if len(keep) == 5:  # keeping all five ends the turn
+                return final[keep]
             return sum(p * hand_value(h, r - 1) for h, p in self.moves[keep])
 
         return {(k, r): keep_value(k, r) for r in range(1, rolls + 1) for k in self.keeps}
@@ -106,6 +108,8 @@ def naive_python_dp(final: dict[Hand, float], rolls: int) -> dict[tuple[Hand, in
 
     @cache
     def keep_value(keep: Hand, r: int) -> float:
+        if len(keep) == 5:  # keeping all five ends the turn
+            return final[keep]
         n = 5 - len(keep)
         outcomes = itertools.product(FACES, repeat=n)
         total: float = sum(hand_value(tuple(sorted(keep + o)), r - 1) for o in outcomes)
@@ -150,8 +154,10 @@ def main() -> None:
     python = best_time(lambda: dp.solve(by_hand, ROLLS), repeat=3)
     naive = best_time(lambda: naive_python_dp(by_hand, ROLLS), repeat=3, min_time=0.0)
 
-    reference = dp.solve(by_hand, ROLLS)[((), ROLLS)]
-    assert abs(reference - float(keeps[ROLLS - 1, 0])) < 1e-12, "the two DPs disagree"
+    for table in (dp.solve(by_hand, ROLLS), naive_python_dp(by_hand, ROLLS)):
+        for (keep, r), value in table.items():
+            kernel_value = float(keeps[r - 1, t.keep_index(keep)])
+            assert abs(value - kernel_value) < 1e-12, f"the DPs disagree on K_{r}{keep}"
     cli_median, cli_runs = cli_wall_time()
 
     rows = [
