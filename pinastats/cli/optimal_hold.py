@@ -34,7 +34,14 @@ if TYPE_CHECKING:
 
 HAND_COLUMNS = ("rolls_left", "hand", "keep", "probability", "fraction", "alternatives")
 DICE_COLUMNS = ("rank", "keep", "probability", "fraction", "best")
-_EXAMPLE = 'pinastats optimal-hold --target "full house" --dice 2 2 5 4 1 --rolls-left 2'
+_EPILOG = """examples:
+  pinastats optimal-hold --target "full house"
+  pinastats optimal-hold --target fh --dice 2 2 5 4 1 --rolls-left 2
+  pinastats optimal-hold --target "sum <= 9" --all --format csv
+  pinastats optimal-hold --target yahtzee --sticky --format json
+
+`pinastats targets` lists every target; names are case-insensitive, with
+aliases such as "fh", "5≠", "pair of 6s", "three 3s", "sum 12-14"."""
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -46,7 +53,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
             "Chance of ending a turn on TARGET with optimal holds, and what to keep: a "
             "guide by kind of hand, every hand (--all), or one hand (--dice)."
         ),
-        epilog=f"example: {_EXAMPLE}   (`pinastats targets` lists the targets)",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("-t", "--target", required=True, help='e.g. "full house", "sum <= 9"')
     parser.add_argument(
