@@ -162,7 +162,7 @@ def _table(records: list[dict[str, Any]], rolls: int, *, with_points: bool) -> s
         if rows:
             out += [f"{title}:", render_table(header, rows, "lrrrrr"), ""]
     out.append(
-        f"Chances with optimal holds over a {turn} turn; 'sticky': kept dice stay kept. "
+        f"Chances with optimal holds over a {rolls}-roll turn; 'sticky': kept dice stay kept. "
         "Exact fractions: --format json or csv."
     )
     return "\n".join(out)
