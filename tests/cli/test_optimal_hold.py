@@ -306,3 +306,18 @@ def test_long_turns_fall_back_to_floats_and_keep_ties(cli: Cli) -> None:
     best = [line.split() for line in result.out.splitlines() if line.endswith("best")]
     assert [row[0] for row in best] == ["1=", "1=", "1="]
     assert sorted(row[1:4] for row in best) == [["1", "1", "2"], ["1", "1", "3"], ["1", "1", "4"]]
+
+
+@pytest.mark.parametrize(("target", "sticky"), [("full house", False), ("sum 12-14", True)])
+def test_hand_advice_agrees_with_the_engine_policy(target: str, sticky: bool) -> None:
+    """The guide's fast per-hand tie finder against ``TurnSolution.policy``."""
+    from pinastats.cli._guide import hand_advice
+
+    solution = solve_turn(target, sticky=sticky)
+    for rolls_left in [2] if sticky else [2, 1]:
+        policy = solution.policy(rolls_left)
+        advice = hand_advice(solution, rolls_left)
+        assert [a.hand for a in advice] == list(policy["hand"])
+        for a, best, fraction in zip(advice, policy["best_keeps"], policy["fraction"], strict=True):
+            assert set(a.keeps) == set(best)
+            assert a.fraction == fraction
