@@ -277,13 +277,42 @@ class KeepOption:
 def keep_options(
     solution: TurnSolution, dice: Sequence[int], rolls_left: int, locked: Sequence[int] = ()
 ) -> list[KeepOption]:
-    """Every distinct keep of ``dice``, best first (see ``TurnSolution.keep_options``)."""
-    df = solution.keep_options(dice, rolls_left, locked=locked)
-    columns = (df[c].tolist() for c in ("keep", "value", "fraction", "best"))
-    return [
-        KeepOption(tuple(int(d) for d in keep), float(value), fraction, bool(best))
-        for keep, value, fraction, best in zip(*columns, strict=True)
+    """List every distinct keep of ``dice``, best first.
+
+    The same ranking as ``TurnSolution.keep_options`` (value, then most dice kept),
+    read from the solved tables without importing pandas (a faster CLI start).
+    """
+    import itertools
+
+    from pinastats.dice import check_dice, dice_tables
+
+    hand, lock = check_dice(dice), check_dice(locked, count=None, what="locked dice")
+    if lock and not solution.sticky:
+        raise ValueError("locked dice only exist with sticky holds")
+    rest = list(hand)
+    for d in lock:
+        if d not in rest:
+            raise ValueError(f"locked dice {list(lock)} are not part of the hand {list(hand)}")
+        rest.remove(d)
+    if not 1 <= rolls_left < solution.rolls:
+        raise ValueError(f"rolls left must be from 1 to {solution.rolls - 1}, got {rolls_left}")
+    keeps = sorted(
+        {tuple(sorted(lock + c)) for n in range(len(rest) + 1)
+         for c in itertools.combinations(rest, n)},
+        key=lambda k: (len(k), k),
+    )  # fmt: skip
+    t = dice_tables()
+    values = [float(solution.keep_value[rolls_left - 1, t.keep_index(k)]) for k in keeps]
+    fractions = [solution.keep_fraction(k, rolls_left) for k in keeps]
+    if solution.keep_numerator is not None:
+        best = [f == max(f for f in fractions if f is not None) for f in fractions]
+    else:
+        top = max(values)
+        best = [v >= top - 1e-9 * max(1.0, abs(top)) for v in values]
+    options = [
+        KeepOption(k, v, f, b) for k, v, f, b in zip(keeps, values, fractions, best, strict=True)
     ]
+    return sorted(options, key=lambda o: (-o.probability, -len(o.keep)))
 
 
 def _advise_hand(args: argparse.Namespace, comb: Combination, solution: TurnSolution) -> None:

@@ -321,3 +321,32 @@ def test_hand_advice_agrees_with_the_engine_policy(target: str, sticky: bool) ->
         for a, best, fraction in zip(advice, policy["best_keeps"], policy["fraction"], strict=True):
             assert set(a.keeps) == set(best)
             assert a.fraction == fraction
+
+
+@pytest.mark.parametrize(
+    ("target", "sticky", "rolls", "dice", "rolls_left", "locked"),
+    [
+        ("full house", False, 3, (2, 2, 5, 4, 1), 2, ()),
+        ("five of a kind", False, 3, (1, 2, 3, 4, 6), 1, ()),
+        ("five of a kind", True, 3, (1, 1, 6, 6, 6), 1, (1, 1)),
+        ("sum 12-14", True, 3, (1, 2, 3, 5, 6), 2, ()),
+        ("full house", False, 5, (1, 1, 2, 3, 4), 4, ()),
+    ],
+)
+def test_keep_options_match_the_engine(
+    target: str,
+    sticky: bool,
+    rolls: int,
+    dice: tuple[int, ...],
+    rolls_left: int,
+    locked: tuple[int, ...],
+) -> None:
+    from pinastats.cli.optimal_hold import keep_options
+
+    solution = solve_turn(target, rolls=rolls, sticky=sticky)
+    ours = keep_options(solution, dice, rolls_left, locked)
+    engine = solution.keep_options(dice, rolls_left, locked=locked)
+    assert [o.keep for o in ours] == list(engine["keep"])
+    assert [o.best for o in ours] == list(engine["best"])
+    assert [o.fraction for o in ours] == list(engine["fraction"])
+    assert [o.probability for o in ours] == list(engine["value"])
