@@ -42,7 +42,7 @@ Dice = tuple[int, ...]
 MAX_ROLLS_LEFT = DEFAULT_ROLLS - 1
 """Rolls that can still follow the first roll of a turn (2)."""
 
-_NO_PARAMS = np.zeros(4)  # the ``ev`` kind reads no parameters
+_NO_PARAMS = np.zeros(6)  # the ``ev`` kind reads no parameters
 
 
 def placement_values(game: Game) -> IntArray:
@@ -51,6 +51,7 @@ def placement_values(game: Game) -> IntArray:
     ``(252,)`` int64 indexed like :func:`pinastats.dice.dice_tables` hands;
     0 for a hand that matches no open coaster (or when the reserve is empty).
 
+    >>> from pinastats.dice import dice_tables
     >>> board = ["pair of 1s", "pair of 2s", "pair of 3s", "pair of 4s",
     ...          "pair of 5s", "pair of 6s", "double pair", "three 1s",
     ...          "three 2s", "three 3s", "full house", "three 5s",

@@ -311,7 +311,7 @@ def test_long_turns_fall_back_to_floats_and_keep_ties(cli: Cli) -> None:
 @pytest.mark.parametrize(("target", "sticky"), [("full house", False), ("sum 12-14", True)])
 def test_hand_advice_agrees_with_the_engine_policy(target: str, sticky: bool) -> None:
     """The guide's fast per-hand tie finder against ``TurnSolution.policy``."""
-    from pinastats.cli._guide import hand_advice
+    from pinastats.dice.guide import hand_advice
 
     solution = solve_turn(target, sticky=sticky)
     for rolls_left in [2] if sticky else [2, 1]:
