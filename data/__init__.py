@@ -1,1 +1,4 @@
-"""Data shipped with pinastats: the coaster catalogue and the layouts (installed as ``pinastats.data``)."""
+"""Data shipped with pinastats: the coaster catalogue and the layouts.
+
+Installed as the package ``pinastats.data``.
+"""
