@@ -53,13 +53,17 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         epilog=f"example: {_EXAMPLE}",
     )
     parser.add_argument(
-        "--agents", required=True, metavar="LIST",
+        "--agents",
+        required=True,
+        metavar="LIST",
         help="comma-separated agents, seat 0 first, e.g. ev,greedy or 'strategic(line=4),ev'",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--players", type=positive_int, metavar="N",
+        "--players",
+        type=positive_int,
+        metavar="N",
         help="players, 2-4 (default: the number of agents)",
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--games", type=positive_int, required=True, metavar="N", help="games to play"
     )
@@ -68,30 +72,40 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     parser.add_argument("--happy-hour", action="store_true", help="play the Happy Hour variant")
     parser.add_argument(
-        "--negative-scores", action="store_true",
+        "--negative-scores",
+        action="store_true",
         help="with --happy-hour: 'lose 3 points' may go below 0 (as on Board Game Arena)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--first-seat", type=int, metavar="N",
+        "--first-seat",
+        type=int,
+        metavar="N",
         help="seat that always plays first (default: drawn at random each game)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--workers", type=positive_int, metavar="N",
+        "--workers",
+        type=positive_int,
+        metavar="N",
         help="local worker threads, or local Dask worker processes (default: the CPU count)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--engine", choices=ENGINES,
+        "--engine",
+        choices=ENGINES,
         help="run on local threads (default) or on Dask (a local cluster, or --scheduler)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--scheduler", metavar="ADDRESS",
+        "--scheduler",
+        metavar="ADDRESS",
         help="Dask scheduler to run on, e.g. tcp://10.0.0.5:8786 (implies --engine dask)",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--chunk-size", type=positive_int, default=None, metavar="N",
+        "--chunk-size",
+        type=positive_int,
+        default=None,
+        metavar="N",
         help="games per chunk, the unit of work and of seeding (default 500; part of what "
         "makes a run reproducible)",
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--layout", metavar="NAME|FILE", help="board layout: a shipped name or a JSON file"
     )
@@ -102,13 +116,16 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--out", metavar="FILE", help="save one row per game to FILE (.parquet or .csv)"
     )
     parser.add_argument(
-        "--format", choices=FORMATS, default="table",
+        "--format",
+        choices=FORMATS,
+        default="table",
         help="output: readable tables (default) or JSON",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--no-progress", action="store_true",
+        "--no-progress",
+        action="store_true",
         help="no progress bar (it is drawn on stderr, only when stderr is a terminal)",
-    )  # fmt: skip
+    )
     parser.set_defaults(func=run)
 
 
@@ -159,8 +176,10 @@ def run(args: argparse.Namespace) -> int:
     agents = _agents(args.agents)
     players = len(agents) if args.players is None else args.players
     if len(agents) != players:
-        fail(f"{len(agents)} agent(s) given for {players} players: name one agent per seat "
-             f"(e.g. --agents {','.join(['ev'] * players)})")  # fmt: skip
+        fail(
+            f"{len(agents)} agent(s) given for {players} players: name one agent per seat "
+            f"(e.g. --agents {','.join(['ev'] * players)})"
+        )
     if args.negative_scores and not args.happy_hour:
         fail("--negative-scores changes a Happy Hour effect: use it with --happy-hour")
     if args.scheduler is not None and args.engine == "local":
@@ -174,11 +193,17 @@ def run(args: argparse.Namespace) -> int:
         _check_out(args.out)
     config = _config(args, players)
     result = simulate(
-        agents, args.games, seed=args.seed, config=config, first_seat=args.first_seat,
-        workers=args.workers, engine=engine, scheduler=args.scheduler,
+        agents,
+        args.games,
+        seed=args.seed,
+        config=config,
+        first_seat=args.first_seat,
+        workers=args.workers,
+        engine=engine,
+        scheduler=args.scheduler,
         chunk_size=args.chunk_size or DEFAULT_CHUNK,
         progress=not args.no_progress and sys.stderr.isatty(),
-    )  # fmt: skip
+    )
     saved = None if args.out is None else str(result.save(args.out))
     summary = result.summary() | {"first_seat": args.first_seat, "out": saved}
     if args.format == "json":
@@ -297,6 +322,8 @@ def summary_text(s: dict[str, Any]) -> str:
     A headline in words, then win rates by seat, by agent (when an agent holds
     several seats) and by position, how games ended, game length and speed.
     """
+    from pinastats.simulation.stats import wilson_interval
+
     rules = "Happy Hour" + (" with negative scores" if s["negative_scores"] else "")
     starts = "random first player" if s["first_seat"] is None else f"seat {s['first_seat']} starts"
     out = [
@@ -315,42 +342,63 @@ def summary_text(s: dict[str, Any]) -> str:
     ]
     if len(s["agent_win_rate"]) < len(s["win_rate"]):  # an agent in several seats
         out += ["", "Win rate by agent (over the seats it holds)"]
-        out.append(render_table(
-            ["agent", "seats", "wins", "win rate", "95% CI"],
-            [[r["agent"], str(r["seats"]), _count(r["wins"]), *_rate(r)]
-             for r in s["agent_win_rate"]],
-            "lrrrr",
-        ))  # fmt: skip
+        out.append(
+            render_table(
+                ["agent", "seats", "wins", "win rate", "95% CI"],
+                [
+                    [r["agent"], str(r["seats"]), _count(r["wins"]), *_rate(r)]
+                    for r in s["agent_win_rate"]
+                ],
+                "lrrrr",
+            )
+        )
     out += ["", "Win rate by position in turn order"]
-    out.append(render_table(
-        ["position", "wins", "win rate", "95% CI"],
-        [[_ordinal(r["position"]) + (" (first player)" if r["position"] == 1 else ""),
-          _count(r["wins"]), *_rate(r)] for r in s["position_win_rate"]],
-        "lrrr",
-    ))  # fmt: skip
-    from pinastats.simulation.stats import wilson_interval
-
+    out.append(
+        render_table(
+            ["position", "wins", "win rate", "95% CI"],
+            [
+                [
+                    _ordinal(r["position"]) + (" (first player)" if r["position"] == 1 else ""),
+                    _count(r["wins"]),
+                    *_rate(r),
+                ]
+                for r in s["position_win_rate"]
+            ],
+            "lrrr",
+        )
+    )
     out += ["", "How games ended"]
     n = s["games"]
     rows = []
     for reason, games in s["end_reason_games"].items():
         if games:
             low, high = wilson_interval(games, n)
-            rows.append([_REASON_TEXT.get(reason, reason), _count(games), percent(games / n),
-                         percent_range(low, high)])  # fmt: skip
+            rows.append(
+                [
+                    _REASON_TEXT.get(reason, reason),
+                    _count(games),
+                    percent(games / n),
+                    percent_range(low, high),
+                ]
+            )
     out.append(render_table(["end", "games", "share", "95% CI"], rows, "lrrr"))
     rounds = s["rounds"]
     keys = ["mean", "median", "q10", "q25", "q75", "q90", "min", "max"]
     out += ["", "Game length in rounds (a round: every player plays once)"]
-    out.append(render_table(
-        ["mean", "median", "10%", "25%", "75%", "90%", "min", "max"],
-        [[f"{rounds['mean']:.2f}"] + [f"{rounds[k]:g}" for k in keys[1:]]],
-        "r" * len(keys),
-    ))  # fmt: skip
+    out.append(
+        render_table(
+            ["mean", "median", "10%", "25%", "75%", "90%", "min", "max"],
+            [[f"{rounds['mean']:.2f}"] + [f"{rounds[k]:g}" for k in keys[1:]]],
+            "r" * len(keys),
+        )
+    )
     rate = "-" if s["games_per_second"] is None else f"{s['games_per_second']:,.0f}"
     workers = f"{s['workers']} worker{'s' * (s['workers'] > 1)}"
-    out += ["", f"Speed: {_count(n)} games in {s['elapsed']:.2f} s on {workers} ({s['engine']}): "
-                f"{rate} games/s"]  # fmt: skip
+    out += [
+        "",
+        f"Speed: {_count(n)} games in {s['elapsed']:.2f} s on {workers} ({s['engine']}): "
+        f"{rate} games/s",
+    ]
     if s["out"] is not None:
         out.append(f"Saved one row per game to {s['out']}")
     return "\n".join(out)

@@ -48,8 +48,12 @@ def _records(frame: pd.DataFrame, columns: list[str]) -> list[dict[str, Any]]:
     """Rows of ``frame`` as JSON-ready dicts of plain Python numbers and strings."""
     out = []
     for row in frame[columns].itertuples(index=False):
-        out.append({c: (v.item() if isinstance(v, np.generic) else v)
-                    for c, v in zip(columns, row, strict=True)})  # fmt: skip
+        out.append(
+            {
+                c: (v.item() if isinstance(v, np.generic) else v)
+                for c, v in zip(columns, row, strict=True)
+            }
+        )
     return out
 
 
@@ -88,9 +92,18 @@ class SimulationResult:
     chunk_size: int = 0
 
     @classmethod
-    def from_arrays(cls, a: dict[str, npt.NDArray[np.int64]], *, config: GameConfig,
-                    agents: tuple[Agent, ...], seed: int, elapsed: float, workers: int,
-                    engine: str, chunk_size: int = 0) -> SimulationResult:  # fmt: skip
+    def from_arrays(
+        cls,
+        a: dict[str, npt.NDArray[np.int64]],
+        *,
+        config: GameConfig,
+        agents: tuple[Agent, ...],
+        seed: int,
+        elapsed: float,
+        workers: int,
+        engine: str,
+        chunk_size: int = 0,
+    ) -> SimulationResult:
         """Assemble the per-game table from the chunk arrays (vectorised: no loop over games).
 
         The text columns are ``pandas.Categorical`` built from integer codes.
@@ -103,8 +116,9 @@ class SimulationResult:
         winner = a["winner"]
         cols: dict[str, Any] = {"game": np.arange(n), "first_seat": a["first"]}
         for s in range(p):
-            cols[f"agent_{s}"] = pd.Categorical.from_codes(np.full(n, seat_label[s]),
-                                                           dtype=agent_type)  # fmt: skip
+            cols[f"agent_{s}"] = pd.Categorical.from_codes(
+                np.full(n, seat_label[s]), dtype=agent_type
+            )
         cols["winner"] = winner
         cols["winner_agent"] = pd.Categorical.from_codes(
             np.where(winner >= 0, seat_label[np.maximum(winner, 0)], len(labels)), dtype=agent_type
@@ -119,8 +133,17 @@ class SimulationResult:
             cols[f"score_{s}"] = a["scores"][:, s]
         for s in range(p):
             cols[f"placed_{s}"] = a["placed"][:, s]
-        return cls(pd.DataFrame(cols), a["owners"], config, agents, seed, elapsed, workers, engine,
-                   chunk_size)  # fmt: skip
+        return cls(
+            pd.DataFrame(cols),
+            a["owners"],
+            config,
+            agents,
+            seed,
+            elapsed,
+            workers,
+            engine,
+            chunk_size,
+        )
 
     @property
     def n_games(self) -> int:
@@ -138,8 +161,17 @@ class SimulationResult:
         for s, agent in enumerate(self.agents):
             wins = int((self.games["winner"] == s).sum())
             lo, hi = wilson_interval(wins, self.n_games)
-            rows.append({"seat": s, "agent": agent.name, "wins": wins, "games": self.n_games,
-                         "win_rate": wins / self.n_games, "ci_low": lo, "ci_high": hi})  # fmt: skip
+            rows.append(
+                {
+                    "seat": s,
+                    "agent": agent.name,
+                    "wins": wins,
+                    "games": self.n_games,
+                    "win_rate": wins / self.n_games,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                }
+            )
         return pd.DataFrame(rows)
 
     def agent_win_rates(self) -> pd.DataFrame:
@@ -150,8 +182,17 @@ class SimulationResult:
             wins = int(self.games["winner"].isin(seats).sum())
             chances = self.n_games * len(seats)
             lo, hi = wilson_interval(wins, chances)
-            rows.append({"agent": name, "seats": len(seats), "wins": wins, "seat_games": chances,
-                         "win_rate": wins / chances, "ci_low": lo, "ci_high": hi})  # fmt: skip
+            rows.append(
+                {
+                    "agent": name,
+                    "seats": len(seats),
+                    "wins": wins,
+                    "seat_games": chances,
+                    "win_rate": wins / chances,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                }
+            )
         return pd.DataFrame(rows)
 
     def position_win_rates(self) -> pd.DataFrame:
@@ -160,8 +201,16 @@ class SimulationResult:
         for pos in range(1, self.config.players + 1):
             wins = int((self.games["winner_position"] == pos).sum())
             lo, hi = wilson_interval(wins, self.n_games)
-            rows.append({"position": pos, "wins": wins, "games": self.n_games,
-                         "win_rate": wins / self.n_games, "ci_low": lo, "ci_high": hi})  # fmt: skip
+            rows.append(
+                {
+                    "position": pos,
+                    "wins": wins,
+                    "games": self.n_games,
+                    "win_rate": wins / self.n_games,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                }
+            )
         return pd.DataFrame(rows)
 
     def end_reasons(self) -> pd.DataFrame:
@@ -174,15 +223,27 @@ class SimulationResult:
             if reason is EndReason.ONGOING:
                 continue
             lo, hi = wilson_interval(k, self.n_games)
-            rows.append({"end_reason": name, "games": k, "share": k / self.n_games,
-                         "ci_low": lo, "ci_high": hi})  # fmt: skip
+            rows.append(
+                {
+                    "end_reason": name,
+                    "games": k,
+                    "share": k / self.n_games,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                }
+            )
         return pd.DataFrame(rows)
 
     def game_length(self) -> pd.DataFrame:
         """Distribution of the number of rounds per game."""
         counts = self.games["rounds"].value_counts().sort_index()
-        return pd.DataFrame({"rounds": counts.index, "games": counts.to_numpy(),
-                             "share": counts.to_numpy() / self.n_games})  # fmt: skip
+        return pd.DataFrame(
+            {
+                "rounds": counts.index,
+                "games": counts.to_numpy(),
+                "share": counts.to_numpy() / self.n_games,
+            }
+        )
 
     def coaster_stats(self) -> pd.DataFrame:
         """Per catalogue coaster: how often dealt, taken, and held by the winner."""
@@ -195,20 +256,31 @@ class SimulationResult:
         rows = []
         for i, coaster in enumerate(self.config.catalogue):
             d = int(dealt[:, i].sum())
-            rows.append({
-                "coaster": coaster.id, "combination": coaster.combination.value,
-                "dealt": d, "taken_share": taken[:, i].sum() / d if d else np.nan,
-                "winner_holds_share": by_winner[:, i].sum() / d if d else np.nan,
-            })  # fmt: skip
+            rows.append(
+                {
+                    "coaster": coaster.id,
+                    "combination": coaster.combination.value,
+                    "dealt": d,
+                    "taken_share": taken[:, i].sum() / d if d else np.nan,
+                    "winner_holds_share": by_winner[:, i].sum() / d if d else np.nan,
+                }
+            )
         return pd.DataFrame(rows)
 
     def rounds_summary(self) -> dict[str, float]:
         """Mean, median, quartiles, 10%/90% quantiles, min and max of the rounds per game."""
         rounds = self.games["rounds"]
         q = rounds.quantile([0.1, 0.25, 0.5, 0.75, 0.9]).to_numpy(dtype=float)
-        return {"mean": float(rounds.mean()), "median": float(q[2]), "q10": float(q[0]),
-                "q25": float(q[1]), "q75": float(q[3]), "q90": float(q[4]),
-                "min": float(rounds.min()), "max": float(rounds.max())}  # fmt: skip
+        return {
+            "mean": float(rounds.mean()),
+            "median": float(q[2]),
+            "q10": float(q[0]),
+            "q25": float(q[1]),
+            "q75": float(q[3]),
+            "q90": float(q[4]),
+            "min": float(rounds.min()),
+            "max": float(rounds.max()),
+        }
 
     def summary(self) -> dict[str, Any]:
         """The headline numbers as plain Python data (what ``--format json`` prints).

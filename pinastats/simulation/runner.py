@@ -28,8 +28,14 @@ CONNECT_TIMEOUT = 5.0
 """Seconds to wait for a Dask scheduler before giving up."""
 
 
-def _chunks(games: int, chunk_size: int, seed: int, config: GameConfig,
-            agents: tuple[Agent, ...], first_seat: int) -> list[ChunkSpec]:  # fmt: skip
+def _chunks(
+    games: int,
+    chunk_size: int,
+    seed: int,
+    config: GameConfig,
+    agents: tuple[Agent, ...],
+    first_seat: int,
+) -> list[ChunkSpec]:
     n_chunks = -(-games // chunk_size)
     children = np.random.SeedSequence(seed).spawn(n_chunks)
     return [
@@ -58,8 +64,10 @@ class _Progress:
         rate = self.done / max(time.perf_counter() - self.start, 1e-9)
         width = 30
         filled = int(width * self.done / self.total)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,}"
-                         f" games, {rate:,.0f}/s ")  # fmt: skip
+        sys.stderr.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,}"
+            f" games, {rate:,.0f}/s "
+        )
         if self.done >= self.total:
             sys.stderr.write("\n")
         sys.stderr.flush()
@@ -90,8 +98,9 @@ def _run_local(specs: list[ChunkSpec], workers: int, bar: _Progress) -> list[dic
                 future.cancel()
 
 
-def _run_dask(specs: list[ChunkSpec], workers: int, scheduler: str | None,
-              bar: _Progress) -> tuple[list[dict[str, Any]], int]:  # fmt: skip
+def _run_dask(
+    specs: list[ChunkSpec], workers: int, scheduler: str | None, bar: _Progress
+) -> tuple[list[dict[str, Any]], int]:
     """Play the chunks on a Dask cluster; return the parts in chunk order and the worker count."""
     try:
         from dask.distributed import Client, LocalCluster, as_completed
@@ -101,8 +110,9 @@ def _run_dask(specs: list[ChunkSpec], workers: int, scheduler: str | None,
         ) from exc
     cluster = None
     if scheduler is None:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)  # fmt: skip
+        cluster = LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+        )
         client = Client(cluster)
     else:
         try:
@@ -157,8 +167,9 @@ def simulate(
     if players is not None and players != config.players:
         raise ValueError(f"players={players} disagrees with the config's {config.players}")
     if len(seats) != config.players:
-        raise ValueError(f"{len(seats)} agents given for {config.players} players: "
-                         "name one agent per seat")  # fmt: skip
+        raise ValueError(
+            f"{len(seats)} agents given for {config.players} players: name one agent per seat"
+        )
     if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
         raise ValueError(f"games must be a whole number > 0, got {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -173,8 +184,9 @@ def simulate(
         workers = os.cpu_count() or 1
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
-    specs = _chunks(games, chunk_size, seed, config, seats,
-                    -1 if first_seat is None else first_seat)  # fmt: skip
+    specs = _chunks(
+        games, chunk_size, seed, config, seats, -1 if first_seat is None else first_seat
+    )
     bar = _Progress(games, progress)
     if engine == "dask" or scheduler is not None:
         parts, workers = _run_dask(specs, workers, scheduler, bar)
@@ -183,6 +195,13 @@ def simulate(
         parts = _run_local(specs, workers, bar)
     elapsed = time.perf_counter() - bar.start
     arrays = {name: np.concatenate([p[name] for p in parts]) for name in CHUNK_FIELDS}
-    return SimulationResult.from_arrays(arrays, config=config, agents=seats, seed=seed,
-                                        elapsed=elapsed, workers=workers, engine=engine,
-                                        chunk_size=chunk_size)  # fmt: skip
+    return SimulationResult.from_arrays(
+        arrays,
+        config=config,
+        agents=seats,
+        seed=seed,
+        elapsed=elapsed,
+        workers=workers,
+        engine=engine,
+        chunk_size=chunk_size,
+    )

@@ -42,8 +42,7 @@ def test_json_summary_is_consistent(cli: Cli) -> None:
     code, out, err = simulate(cli, "--agents", "ev,greedy", *BASE, "--format", "json")
     assert (code, err) == (0, "")
     data = json.loads(out)
-    for key in ("games", "seed", "agents", "wins", "win_rate", "end_reasons",
-                "games_per_second"):  # fmt: skip
+    for key in ("games", "seed", "agents", "wins", "win_rate", "end_reasons", "games_per_second"):
         assert key in data
     assert (data["games"], data["seed"], data["agents"]) == (300, 7, ["ev", "greedy"])
     assert sum(data["wins"]) + data["draws"] == 300
@@ -74,16 +73,31 @@ def test_json_matches_the_table(cli: Cli) -> None:
     agent_rows = table.split("Win rate by agent")[1].split("\n\n")[0].splitlines()[3:]
     random_row = next(r for r in agent_rows if r.split()[0] == "random")
     assert int(random_row.split()[2]) == data["wins"][0] + data["wins"][2]
-    for words in ("Win rate by position", "first player", "How games ended",
-                  "Game length in rounds", "games/s"):  # fmt: skip
+    for words in (
+        "Win rate by position",
+        "first player",
+        "How games ended",
+        "Game length in rounds",
+        "games/s",
+    ):
         assert words in table
 
 
 def test_players_default_to_the_agents_and_options_reach_the_rules(cli: Cli) -> None:
     code, out, err = simulate(
-        cli, "--agents", "strategic(line=4,block=2),ev", *BASE, "--happy-hour",
-        "--negative-scores", "--first-seat", "1", "--layout", "standard", "--format", "json",
-    )  # fmt: skip
+        cli,
+        "--agents",
+        "strategic(line=4,block=2),ev",
+        *BASE,
+        "--happy-hour",
+        "--negative-scores",
+        "--first-seat",
+        "1",
+        "--layout",
+        "standard",
+        "--format",
+        "json",
+    )
     assert (code, err) == (0, "")
     data = json.loads(out)
     assert data["players"] == 2
@@ -121,18 +135,33 @@ def test_progress_bar_goes_to_stderr_and_keeps_json_clean(
 def test_console_script_in_a_pipe(tmp_path: Path) -> None:
     """As users run it: stderr is not a terminal, so no progress bar; stdout is pure JSON."""
     proc = subprocess.run(
-        [sys.executable, "-m", "pinastats.cli.main", "simulate", "--agents", "greedy,random",
-         "--games", "200", "--format", "json"],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pinastats.cli.main",
+            "simulate",
+            "--agents",
+            "greedy,random",
+            "--games",
+            "200",
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert (proc.returncode, proc.stderr) == (0, "")
     assert json.loads(proc.stdout)["games"] == 200
 
 
 def test_split_agents_respects_parentheses() -> None:
     assert split_agents("ev,strategic(line=4,block=2),greedy") == [
-        "ev", "strategic(line=4,block=2)", "greedy"
-    ]  # fmt: skip
+        "ev",
+        "strategic(line=4,block=2)",
+        "greedy",
+    ]
     assert split_agents(" ev , random ") == ["ev", "random"]
 
 
@@ -166,12 +195,14 @@ def free_port() -> int:
         (["--agents", "strategic(speed=2),ev"], "unknown parameter 'speed'"),
         (["--agents", "ev,greedy", "--negative-scores"], "use it with --happy-hour"),
         (["--agents", "ev,greedy", "--engine", "gpu"], "invalid choice: 'gpu'"),
-        (["--agents", "ev,greedy", "--engine", "local", "--scheduler", "tcp://h:1"],
-         "leave out --engine local"),
+        (
+            ["--agents", "ev,greedy", "--engine", "local", "--scheduler", "tcp://h:1"],
+            "leave out --engine local",
+        ),
         (["--agents", "ev,greedy", "--scheduler", "nonsense"], "nonsense"),
         (["--games", "10"], "the following arguments are required: --agents"),
     ],
-)  # fmt: skip
+)
 def test_user_errors_are_one_line(cli: Cli, argv: list[str], message: str) -> None:
     if "--games" not in argv:
         argv = [*argv, "--games", "10"]
@@ -188,27 +219,31 @@ def test_unknown_agent_lists_the_valid_ones(cli: Cli) -> None:
 def test_bad_layout_and_catalogue_files_name_the_file(cli: Cli, tmp_path: Path) -> None:
     layout = tmp_path / "layout.json"
     layout.write_text("{not json", encoding="utf-8")
-    line = one_error_line(*simulate(cli, "--agents", "ev,ev", "--games", "5",
-                                    "--layout", str(layout)))  # fmt: skip
+    line = one_error_line(
+        *simulate(cli, "--agents", "ev,ev", "--games", "5", "--layout", str(layout))
+    )
     assert str(layout) in line
     coasters = tmp_path / "coasters.csv"
     coasters.write_text("id,points\nx,1\n", encoding="utf-8")
-    line = one_error_line(*simulate(cli, "--agents", "ev,ev", "--games", "5",
-                                    "--coasters", str(coasters)))  # fmt: skip
+    line = one_error_line(
+        *simulate(cli, "--agents", "ev,ev", "--games", "5", "--coasters", str(coasters))
+    )
     assert str(coasters) in line
 
 
 def test_out_into_a_file_used_as_directory_fails_before_playing(cli: Cli, tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x", encoding="utf-8")
-    line = one_error_line(*simulate(cli, "--agents", "ev,ev", "--games", "5",
-                                    "--out", str(blocker / "games.csv")))  # fmt: skip
+    line = one_error_line(
+        *simulate(cli, "--agents", "ev,ev", "--games", "5", "--out", str(blocker / "games.csv"))
+    )
     assert str(blocker) in line
 
 
 def test_unreachable_scheduler_fails_fast(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(runner, "CONNECT_TIMEOUT", 1.0)
     address = f"tcp://127.0.0.1:{free_port()}"
-    line = one_error_line(*simulate(cli, "--agents", "ev,ev", "--games", "5",
-                                    "--scheduler", address))  # fmt: skip
+    line = one_error_line(
+        *simulate(cli, "--agents", "ev,ev", "--games", "5", "--scheduler", address)
+    )
     assert f"cannot reach the Dask scheduler at '{address}'" in line

@@ -26,8 +26,9 @@ def play_both(players: int, happy_hour: bool, agents: list[str], seed: int) -> t
 def assert_same_game(slow: Game, fast: Game) -> None:
     assert slow.is_over
     assert fast.is_over
-    for name, a, b in zip(("cells", "sides", "tokens", "players", "status"), slow.state,
-                          fast.state, strict=True):  # fmt: skip
+    for name, a, b in zip(
+        ("cells", "sides", "tokens", "players", "status"), slow.state, fast.state, strict=True
+    ):
         np.testing.assert_array_equal(a, b, err_msg=f"state array {name!r} differs")
 
 

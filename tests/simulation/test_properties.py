@@ -15,8 +15,9 @@ ONE_TURN_AGENTS = ["random", "greedy", "ev", "strategic"]
 
 
 def owns_a_line(game: Game, seat: int) -> bool:
-    return any(all(seat in game.tokens(c) for c in line)
-               for line in game.config.layout.line_cells())  # fmt: skip
+    return any(
+        all(seat in game.tokens(c) for c in line) for line in game.config.layout.line_cells()
+    )
 
 
 def tokens_on_board(game: Game, seat: int) -> int:
@@ -58,8 +59,9 @@ def check_winner(game: Game) -> None:
     negative=st.booleans(),
     kinds=st.lists(st.sampled_from(ONE_TURN_AGENTS), min_size=4, max_size=4),
 )
-def test_every_turn_keeps_the_invariants(seed: int, players: int, happy_hour: bool,
-                                         negative: bool, kinds: list[str]) -> None:  # fmt: skip
+def test_every_turn_keeps_the_invariants(
+    seed: int, players: int, happy_hour: bool, negative: bool, kinds: list[str]
+) -> None:
     from pinastats.agents.builtin import make_agent
 
     rules = Rules(happy_hour=happy_hour, negative_scores=negative and happy_hour)

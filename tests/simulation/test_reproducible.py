@@ -23,8 +23,9 @@ CONFIG = GameConfig(players=3, rules=Rules(happy_hour=True))
 def scheduler() -> Iterator[str]:
     """A real ``LocalCluster`` of 2 worker processes (pinastats is installed, so they import it)."""
     distributed = pytest.importorskip("dask.distributed")
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)  # fmt: skip
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
     try:
         yield cluster.scheduler_address
     finally:
@@ -32,8 +33,15 @@ def scheduler() -> Iterator[str]:
 
 
 def run(workers: int | None = None, scheduler: str | None = None) -> SimulationResult:
-    return simulate(AGENTS, GAMES, seed=11, config=CONFIG, chunk_size=CHUNK, workers=workers,
-                    scheduler=scheduler)  # fmt: skip
+    return simulate(
+        AGENTS,
+        GAMES,
+        seed=11,
+        config=CONFIG,
+        chunk_size=CHUNK,
+        workers=workers,
+        scheduler=scheduler,
+    )
 
 
 def test_one_thread_two_threads_and_dask_play_the_same_games(scheduler: str) -> None:

@@ -41,8 +41,12 @@ def test_table_columns_agree_with_each_other(result: SimulationResult) -> None:
     assert ((placed >= 0) & (placed <= 6)).all()
     # owners: a coaster is dealt on 16 of the 25, and its holders placed there
     assert ((result.owners >= 0).sum(axis=1) == 16).all()
-    held = np.array([[np.sum((result.owners[i] >> s) & 1 & (result.owners[i] >= 0))
-                      for s in range(3)] for i in range(600)])  # fmt: skip
+    held = np.array(
+        [
+            [np.sum((result.owners[i] >> s) & 1 & (result.owners[i] >= 0)) for s in range(3)]
+            for i in range(600)
+        ]
+    )
     assert (held <= placed).all()
 
 
@@ -79,11 +83,18 @@ def test_from_arrays_with_no_winner_and_every_end_reason() -> None:
         "owners": np.full((n, 25), -1, dtype=np.int64),
     }
     agents = (make_agent("ev"), make_agent("ev"))
-    r = SimulationResult.from_arrays(arrays, config=config, agents=agents, seed=0, elapsed=0.0,
-                                     workers=1, engine="local")  # fmt: skip
+    r = SimulationResult.from_arrays(
+        arrays, config=config, agents=agents, seed=0, elapsed=0.0, workers=1, engine="local"
+    )
     assert r.games["end_reason"].astype(str).tolist() == [
-        "ongoing", "pina_coladice", "score", "tokens", "tie_break", "draw", "turn_limit"
-    ]  # fmt: skip
+        "ongoing",
+        "pina_coladice",
+        "score",
+        "tokens",
+        "tie_break",
+        "draw",
+        "turn_limit",
+    ]
     assert r.games["trigger"].astype(str).tolist()[:4] == ["none", "none", "score", "tokens"]
     assert r.games["winner_agent"].astype(str).tolist() == ["ev"] * 5 + [""] * 2
     assert r.games["winner_position"].tolist() == [1, 1, 2, 2, 2, 0, 0]
@@ -108,9 +119,9 @@ def test_save_round_trips(result: SimulationResult, tmp_path: Path, suffix: str)
 
 
 @pytest.mark.parametrize("error", [OSError("disk full"), KeyboardInterrupt()])
-def test_failed_write_leaves_no_partial_file(result: SimulationResult, tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch,
-                                             error: BaseException) -> None:  # fmt: skip
+def test_failed_write_leaves_no_partial_file(
+    result: SimulationResult, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: BaseException
+) -> None:
     def half_write(self: pd.DataFrame, path: str, **kw: Any) -> None:
         Path(path).write_text("game,first_seat\n0,", encoding="utf-8")
         raise error

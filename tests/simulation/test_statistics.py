@@ -21,10 +21,22 @@ from pinastats.simulation.runner import simulate
 
 # 4x4 board (cell = 4*row + col); the cell of the target is 15.
 OTHERS = [
-    "pair of 1s", "pair of 2s", "pair of 3s", "pair of 4s", "pair of 5s", "pair of 6s",
-    "double pair", "three 1s", "three 2s", "three 3s", "three 4s", "three 5s", "odds", "evens",
+    "pair of 1s",
+    "pair of 2s",
+    "pair of 3s",
+    "pair of 4s",
+    "pair of 5s",
+    "pair of 6s",
+    "double pair",
+    "three 1s",
+    "three 2s",
+    "three 3s",
+    "three 4s",
+    "three 5s",
+    "odds",
+    "evens",
     "sum <= 9",
-]  # fmt: skip
+]
 # Seat 0 (to move) holds 5 coasters and has one token left; seats 1-3 fill the
 # other 10 (all side A, one space). The target is the only coaster open to seat 0,
 # and nobody holds a line.
@@ -35,16 +47,19 @@ TARGET_CELL = 15
 def single_target_game(target: str) -> Game:
     board = [*OTHERS, target] if target not in OTHERS else None
     assert board is not None
-    tokens = [[[] if OWNER[4 * r + c] is None else [OWNER[4 * r + c]] for c in range(4)]
-              for r in range(4)]  # fmt: skip
-    return game_from_position({
-        "players": 4,
-        "board": [board[4 * r:4 * r + 4] for r in range(4)],
-        "sides": ["AAAA"] * 4,
-        "tokens": tokens,
-        "scores": [5, 6, 7, 8],
-        "to_move": 0,
-    })  # fmt: skip
+    tokens = [
+        [[] if OWNER[4 * r + c] is None else [OWNER[4 * r + c]] for c in range(4)] for r in range(4)
+    ]
+    return game_from_position(
+        {
+            "players": 4,
+            "board": [board[4 * r : 4 * r + 4] for r in range(4)],
+            "sides": ["AAAA"] * 4,
+            "tokens": tokens,
+            "scores": [5, 6, 7, 8],
+            "to_move": 0,
+        }
+    )
 
 
 @pytest.mark.parametrize("target", ["full house", "large straight", "four of a kind"])
@@ -66,8 +81,11 @@ def test_ev_agent_reaches_a_single_target_as_often_as_the_dp_says(target: str) -
 
 
 def _dice_showing(target: str) -> tuple[int, ...]:
-    return {"full house": (2, 2, 2, 5, 5), "large straight": (2, 3, 4, 5, 6),
-            "four of a kind": (3, 3, 3, 3, 1)}[target]  # fmt: skip
+    return {
+        "full house": (2, 2, 2, 5, 5),
+        "large straight": (2, 3, 4, 5, 6),
+        "four of a kind": (3, 3, 3, 3, 1),
+    }[target]
 
 
 def win_interval(agents: list[str], games: int, seed: int) -> tuple[float, float]:
