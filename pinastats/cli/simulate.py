@@ -180,6 +180,8 @@ def run(args: argparse.Namespace) -> int:
             f"{len(agents)} agent(s) given for {players} players: name one agent per seat "
             f"(e.g. --agents {','.join(['ev'] * players)})"
         )
+    if args.first_seat is not None and not 0 <= args.first_seat < players:
+        fail(f"--first-seat must be a seat from 0 to {players - 1}, got {args.first_seat}")
     if args.negative_scores and not args.happy_hour:
         fail("--negative-scores changes a Happy Hour effect: use it with --happy-hour")
     if args.scheduler is not None and args.engine == "local":
@@ -189,9 +191,9 @@ def run(args: argparse.Namespace) -> int:
     engine: Engine = "dask" if args.scheduler is not None or args.engine == "dask" else "local"
     if engine == "dask":
         _check_dask()
+    config = _config(args, players)
     if args.out is not None:
         _check_out(args.out)
-    config = _config(args, players)
     result = simulate(
         agents,
         args.games,

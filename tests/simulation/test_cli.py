@@ -188,7 +188,10 @@ def free_port() -> int:
         (["--agents", "ev,greedy", "--layout", "hexagon"], "unknown layout 'hexagon'"),
         (["--agents", "ev,greedy", "--layout", "missing.json"], "--layout missing.json"),
         (["--agents", "ev,greedy", "--coasters", "missing.csv"], "--coasters missing.csv"),
-        (["--agents", "ev,greedy", "--first-seat", "2"], "first seat must be 0 to 1"),
+        (
+            ["--agents", "ev,greedy", "--first-seat", "2"],
+            "--first-seat must be a seat from 0 to 1, got 2",
+        ),
         (["--agents", "strategic(line=4,block=2"], "a '(' without its ')'"),
         (["--agents", "ev,,greedy"], "an empty agent name"),
         (["--agents", "ev(line=2),greedy"], "takes no parameters"),
@@ -247,3 +250,10 @@ def test_unreachable_scheduler_fails_fast(cli: Cli, monkeypatch: pytest.MonkeyPa
         *simulate(cli, "--agents", "ev,ev", "--games", "5", "--scheduler", address)
     )
     assert f"cannot reach the Dask scheduler at '{address}'" in line
+
+
+def test_errors_before_playing_create_no_output_folder(cli: Cli, tmp_path: Path) -> None:
+    out = tmp_path / "new" / "games.csv"
+    for bad in (["--layout", "hexagon"], ["--first-seat", "5"], ["--players", "3"]):
+        one_error_line(*simulate(cli, "--agents", "ev,ev", "--games", "5", "--out", str(out), *bad))
+    assert list(tmp_path.iterdir()) == []
