@@ -18,6 +18,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "pinastats.cli.targets",
     "pinastats.cli.advise",
     "pinastats.cli.simulate",
+    "pinastats.cli.report",
 )
 """Modules of the subcommands, in the order ``--help`` lists them."""
 

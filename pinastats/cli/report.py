@@ -1,0 +1,190 @@
+"""``pinastats report``: a printable PDF strategy report per player count.
+
+Solves every coaster of the catalogue, builds the hold cheat-sheets, plays
+the simulations (``--games`` per run) and writes an A4 PDF. The same options
+give the same PDF, byte for byte, whatever ``--workers``. The output paths are
+checked before anything is computed; the PDF is written to a temporary file and
+renamed, so a failure leaves no partial file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pinastats.cli._common import fail, positive_int
+
+if TYPE_CHECKING:
+    from pinastats.game import Catalogue
+
+DEFAULT_GAMES = 20_000
+"""Games per simulation run (kept equal to :data:`pinastats.report.DEFAULT_GAMES`)."""
+
+_EPILOG = """examples:
+  pinastats report --players 2 -o reports/strategy-2p.pdf
+  pinastats report --players 2 3 4 --out-dir reports/
+  pinastats report --players 4 --happy-hour --games 5000 --seed 7 -o hh-4p.pdf
+
+Each run (strategic self-play, then every table of different agents among
+random, greedy, ev and strategic) plays --games games. With --out-dir the files
+are named strategy-<N>p.pdf (strategy-<N>p-happy-hour.pdf with --happy-hour)."""
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add the ``report`` subcommand."""
+    parser = subparsers.add_parser(
+        "report",
+        help="write a printable PDF strategy report",
+        description=(
+            "Write an A4 PDF strategy report for a player count: headline findings, a coaster "
+            "tier list, hold cheat-sheets, probability charts, simulated games between agents "
+            "(win rates, first-player advantage, how games end) and the methodology."
+        ),
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--players", type=_players, nargs="+", required=True, metavar="N",
+        help="player count, 2-4; several with --out-dir (e.g. --players 2 3 4)",
+    )  # fmt: skip
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("-o", "--output", metavar="FILE", help="the PDF to write (one player count)")
+    where.add_argument(
+        "--out-dir", metavar="DIR", help="write strategy-<N>p.pdf for each player count into DIR"
+    )
+    parser.add_argument(
+        "--games", type=positive_int, default=DEFAULT_GAMES, metavar="N",
+        help=f"games per simulation run (default {DEFAULT_GAMES:,})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--seed", type=_seed, default=0, metavar="N", help="seed of the simulations (default 0)"
+    )
+    parser.add_argument("--happy-hour", action="store_true", help="simulate the Happy Hour variant")
+    parser.add_argument(
+        "--coasters", metavar="FILE", help="coaster catalogue CSV (default: the shipped one)"
+    )
+    parser.add_argument(
+        "--workers", type=positive_int, metavar="N",
+        help="worker threads for the simulations (default: the CPU count; the PDF is the same)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--no-progress", action="store_true",
+        help="no progress on stderr (it is shown only when stderr is a terminal)",
+    )  # fmt: skip
+    parser.set_defaults(func=run)
+
+
+def _players(text: str) -> int:
+    """Argparse type: 2, 3 or 4."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected 2, 3 or 4, got {text!r}") from None
+    if not 2 <= value <= 4:
+        raise argparse.ArgumentTypeError(f"a game has 2, 3 or 4 players, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    """Argparse type: a whole number >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
+    return value
+
+
+def file_name(players: int, happy_hour: bool) -> str:
+    """The name of a report in ``--out-dir``.
+
+    >>> file_name(3, False), file_name(4, True)
+    ('strategy-3p.pdf', 'strategy-4p-happy-hour.pdf')
+    """
+    return f"strategy-{players}p{'-happy-hour' if happy_hour else ''}.pdf"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check every input, then build and write one report per player count."""
+    players: list[int] = args.players
+    if len(set(players)) != len(players):
+        fail(f"--players {' '.join(map(str, players))}: each player count once")
+    if args.output is not None:
+        if len(players) > 1:
+            fail("-o names one file: use --out-dir DIR to write several player counts")
+        targets = [Path(args.output)]
+        _check_file(targets[0], "-o")
+    else:
+        folder = Path(args.out_dir)
+        _check_folder(folder, f"--out-dir {folder}")
+        targets = [folder / file_name(p, args.happy_hour) for p in players]
+        for target in targets:
+            if target.is_dir():
+                fail(f"--out-dir {args.out_dir}: {target} is a directory")
+    catalogue = _catalogue(args.coasters)
+
+    from pinastats.report import build_report, write_pdf
+    from pinastats.report.pages import plan
+
+    progress = not args.no_progress and sys.stderr.isatty()
+    for p, target in zip(players, targets, strict=True):
+        report = build_report(
+            p, happy_hour=args.happy_hour, games=args.games, seed=args.seed,
+            catalogue=catalogue, workers=args.workers, progress=progress,
+        )  # fmt: skip
+        if progress:
+            print(f"laying out {target}", file=sys.stderr, flush=True)
+        try:
+            path = write_pdf(report, target)
+        except OSError as exc:
+            fail(f"cannot write {target}: {exc.strerror or exc}")
+        size = path.stat().st_size
+        print(f"wrote {path}: {len(plan(report))} pages, {size / 1024:,.0f} kB")
+    return 0
+
+
+def _catalogue(path: str | None) -> Catalogue:
+    from pinastats.game import load_catalogue
+
+    try:
+        return load_catalogue(path)
+    except OSError as exc:
+        fail(f"--coasters {path}: {exc.strerror or exc}")
+
+
+def _nearest_existing(path: Path) -> Path:
+    path = path.absolute()
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+def _check_folder(folder: Path, what: str) -> None:
+    """Fail unless ``folder`` is, or can be created as, a writable directory.
+
+    ``what`` names the option and its value in the message.
+    """
+    existing = _nearest_existing(folder)
+    if not existing.is_dir():
+        fail(f"{what}: cannot create the folder {folder}, {existing} is a file")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        fail(f"{what}: the folder {existing} is not writable")
+    try:  # access() does not know every file system (nor /proc): try it
+        with tempfile.TemporaryFile(dir=existing):
+            pass
+    except OSError as exc:
+        fail(f"{what}: cannot write in the folder {existing} ({exc.strerror or exc})")
+
+
+def _check_file(path: Path, option: str) -> None:
+    """Fail unless ``path`` can be written as a PDF."""
+    if path.suffix.lower() != ".pdf":
+        fail(f"{option} {path}: the report is a PDF, give a file name ending in .pdf")
+    if path.is_dir():
+        fail(f"{option} {path}: is a directory, give a file name ending in .pdf")
+    _check_folder(path.parent, f"{option} {path}")

@@ -1,0 +1,163 @@
+"""The report as data: everything the pages show, computed once, laid out elsewhere.
+
+:func:`build_report` solves the coasters, builds the hold cheat-sheets and plays
+the simulations; :class:`Report` holds the results and nothing about pages or
+fonts. The same arguments give the same report (the simulations are seeded
+per chunk, so the number of workers does not matter).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+import sys
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from pinastats.game import Catalogue, GameConfig, Rules, load_catalogue
+from pinastats.game.catalogue import default_catalogue_path
+from pinastats.report.coasters import CoasterRow, coaster_rows
+from pinastats.report.holds import HoldSheet, ValueKind, hold_sheets, value_sheet
+from pinastats.report.sims import Simulations, run_simulations
+
+DEFAULT_GAMES = 20_000
+"""Games per simulation run (self-play and each match-up)."""
+
+VERSIONED = ("pinastats", "numpy", "numba", "pandas", "matplotlib")
+"""Packages whose versions the methodology page lists (after Python's)."""
+
+
+@dataclass(frozen=True)
+class Report:
+    """A strategy report for one player count.
+
+    Attributes:
+        players: 2, 3 or 4.
+        happy_hour: whether the simulations play the Happy Hour variant.
+        catalogue_name: "the shipped default (coasters.csv)" or the file's name.
+        catalogue_provenance: the catalogue file's own account of where its points come from.
+        catalogue_digest: first 12 hex digits of the SHA-256 of the catalogue as CSV.
+        layout_name: the board layout (``standard``: the 4×4 grid).
+        layout_diagram: the sides of the cells at setup, one text line per row.
+        b_share: share of the board's cells showing side B for this player count.
+        coasters: every coaster of the catalogue, with chances and tier.
+        holds: a cheat-sheet per coaster that is not of one value.
+        value_kinds: the coasters of one value (pairs, threes, ...), by kind.
+        simulations: the simulation runs.
+        versions: ``(package, version)`` pairs, Python first.
+    """
+
+    players: int
+    happy_hour: bool
+    catalogue_name: str
+    catalogue_provenance: str
+    catalogue_digest: str
+    layout_name: str
+    layout_diagram: tuple[str, ...]
+    b_share: float
+    coasters: tuple[CoasterRow, ...]
+    holds: tuple[HoldSheet, ...]
+    value_kinds: tuple[ValueKind, ...]
+    simulations: Simulations
+    versions: tuple[tuple[str, str], ...]
+
+    @property
+    def games(self) -> int:
+        """Games per simulation run."""
+        return self.simulations.games
+
+    @property
+    def seed(self) -> int:
+        """The report's seed."""
+        return self.simulations.seed
+
+    @property
+    def sides_text(self) -> str:
+        """Which sides the coasters show for this player count, in words."""
+        if self.b_share == 0:
+            return "every coaster on side A (1 space)"
+        if self.b_share == 1:
+            return "every coaster on side B (2 spaces)"
+        return f"{self.b_share:.0%} of the coasters on side B, the rest on side A"
+
+
+def _versions() -> tuple[tuple[str, str], ...]:
+    out = [("Python", platform.python_version())]
+    for name in VERSIONED:
+        try:
+            out.append((name, version(name)))
+        except PackageNotFoundError:  # pragma: no cover - depends on the environment
+            out.append((name, "not installed"))
+    return tuple(out)
+
+
+def _catalogue_name(catalogue: Catalogue) -> str:
+    source = catalogue.source
+    if source is not None and Path(source) == default_catalogue_path():
+        return f"the shipped default ({source.name})"
+    return "built in code" if source is None else Path(source).name
+
+
+def _digest(catalogue: Catalogue) -> str:
+    text = catalogue.to_frame().to_csv(index=False, lineterminator="\n")
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def _check(players: int, games: int, seed: int, workers: int | None) -> None:
+    def whole(value: object) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    if not whole(players) or not 2 <= players <= 4:
+        raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+    if not whole(games) or games <= 0:
+        raise ValueError(f"games must be a whole number > 0, got {games!r}")
+    if not whole(seed) or seed < 0:
+        raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+    if workers is not None and (not whole(workers) or workers < 1):
+        raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
+
+
+def build_report(
+    players: int,
+    *,
+    happy_hour: bool = False,
+    games: int = DEFAULT_GAMES,
+    seed: int = 0,
+    catalogue: Catalogue | str | Path | None = None,
+    workers: int | None = None,
+    progress: bool = False,
+) -> Report:
+    """Compute a strategy report for ``players`` players.
+
+    ``games`` is the number of games of each simulation run (one self-play run,
+    then one per match-up: 6 for 2 players, 4 for 3, 1 for 4); ``catalogue`` a
+    :class:`~pinastats.game.Catalogue`, a catalogue file, or None for the
+    shipped one. ``workers`` (default: every core) changes the speed, never
+    the result. ``progress`` reports the simulations on stderr.
+    """
+    _check(players, games, seed, workers)
+    if not isinstance(catalogue, Catalogue):
+        catalogue = load_catalogue(catalogue)
+    config = GameConfig(players=players, catalogue=catalogue, rules=Rules(happy_hour=happy_hour))
+    sides = config.sides
+    b_share = float(sides.mean())
+    simulations = run_simulations(config, games, seed, workers=workers, progress=progress)
+    if progress:
+        print(f"{players} players: solving the coasters and the hold cheat-sheets",
+              file=sys.stderr, flush=True)  # fmt: skip
+    return Report(
+        players=players,
+        happy_hour=happy_hour,
+        catalogue_name=_catalogue_name(catalogue),
+        catalogue_provenance=catalogue.provenance,
+        catalogue_digest=_digest(catalogue),
+        layout_name=config.layout.name,
+        layout_diagram=tuple(config.layout.diagram(players=players).splitlines()),
+        b_share=b_share,
+        coasters=coaster_rows(catalogue, b_share),
+        holds=hold_sheets(catalogue),
+        value_kinds=value_sheet(catalogue),
+        simulations=simulations,
+        versions=_versions(),
+    )

@@ -1,0 +1,70 @@
+"""Writing the report as a PDF: deterministic bytes, written atomically.
+
+The PDF has no creation or modification date, so the same report gives the
+same bytes. It is written to a temporary file next to the target and renamed
+over it at the end: a failure leaves no partial PDF behind.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from matplotlib.backends.backend_pdf import PdfPages
+
+from pinastats import __version__
+from pinastats.report.data import Report
+from pinastats.report.layout import style
+from pinastats.report.pages import render
+
+
+def check_pdf_path(path: str | Path) -> Path:
+    """The output path as a ``Path``; a ValueError unless it names a ``.pdf`` file."""
+    path = Path(path)
+    if path.suffix.lower() != ".pdf":
+        raise ValueError(f"the report is a PDF: give a file name ending in .pdf, got {str(path)!r}")
+    if path.is_dir():
+        raise ValueError(f"{str(path)!r} is a directory; give a file name ending in .pdf")
+    return path
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def metadata(report: Report) -> dict[str, str | None]:
+    """The PDF's document information: no dates, so the bytes depend on the report only."""
+    variant = ", Happy Hour" if report.happy_hour else ""
+    return {
+        "Title": f"Piña Coladice strategy report, {report.players} players{variant}",
+        "Author": "pinastats",
+        "Subject": "Coaster values, hold cheat-sheets and simulated games",
+        "Creator": f"pinastats {__version__}",
+        "CreationDate": None,
+        "ModDate": None,
+    }
+
+
+def write_pdf(report: Report, path: str | Path) -> Path:
+    """Write ``report`` as a multi-page A4 PDF at ``path`` (its folder is created if missing).
+
+    Returns the path written. Nothing is left at ``path`` (or next to it) if
+    anything fails.
+    """
+    path = check_pdf_path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private (0600)
+        with style(), PdfPages(tmp, metadata=metadata(report)) as pdf:
+            for figure in render(report):
+                pdf.savefig(figure)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path

@@ -1,0 +1,1 @@
+"""Tests of the PDF strategy reports (:mod:`pinastats.report`, ``pinastats report``)."""

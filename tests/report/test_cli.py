@@ -1,0 +1,128 @@
+"""``pinastats report``: the file it writes, the folders it creates, and every user error."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import pinastats.report
+from pinastats.cli import report as cli_report
+from tests.report.conftest import GAMES, SEED, Written
+
+Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
+
+
+def files_under(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+def one_error_line(result: Any) -> str:
+    assert result.code == 2
+    assert result.out == ""
+    lines = result.err.splitlines()
+    assert len(lines) == 1, result.err
+    assert lines[0].startswith("pinastats: error: ")
+    return str(lines[0])
+
+
+def test_writes_the_pdf_and_its_folders(cli: Cli, two_players: Written, tmp_path: Path) -> None:
+    target = tmp_path / "new" / "folder" / "two.pdf"
+    result = cli("report", "--players", "2", "--games", str(GAMES), "--seed", str(SEED),
+                 "--workers", "1", "-o", str(target))  # fmt: skip
+    assert (result.code, result.err) == (0, "")
+    assert result.out.startswith(f"wrote {target}: 25 pages, ")
+    # the fixture ran on 2 workers: the same inputs give the same bytes
+    assert target.read_bytes() == two_players.path.read_bytes()
+    assert files_under(tmp_path) == ["new", "new/folder", "new/folder/two.pdf"]
+
+
+def test_out_dir_names_one_file_per_player_count(
+    cli: Cli, two_players: Written, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[tuple[int, dict[str, Any]]] = []
+
+    def build(players: int, **options: Any) -> Any:
+        calls.append((players, options))
+        return two_players.report
+
+    def write(report: Any, path: Path) -> Path:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"%PDF")
+        return path
+
+    monkeypatch.setattr(pinastats.report, "build_report", build)
+    monkeypatch.setattr(pinastats.report, "write_pdf", write)
+    out = tmp_path / "reports"
+    result = cli("report", "--players", "2", "3", "4", "--out-dir", str(out), "--happy-hour",
+                 "--games", "10", "--seed", "3")  # fmt: skip
+    assert result.code == 0, result.err
+    names = ["strategy-2p-happy-hour.pdf", "strategy-3p-happy-hour.pdf",
+             "strategy-4p-happy-hour.pdf"]  # fmt: skip
+    assert files_under(out) == names
+    assert [p for p, _ in calls] == [2, 3, 4]
+    options = calls[0][1]
+    assert (options["games"], options["seed"], options["happy_hour"]) == (10, 3, True)
+    assert options["progress"] is False  # stderr is not a terminal here
+    assert len(result.out.splitlines()) == 3
+
+
+def test_default_games_agree() -> None:
+    assert cli_report.DEFAULT_GAMES == pinastats.report.DEFAULT_GAMES
+
+
+def test_listed_in_the_help(cli: Cli) -> None:
+    result = cli("--help")
+    assert "report" in result.out
+    assert "PDF strategy report" in result.out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--players", "5", "-o", "x.pdf"], "a game has 2, 3 or 4 players, got 5"),
+        (["--players", "1", "-o", "x.pdf"], "a game has 2, 3 or 4 players, got 1"),
+        (["--players", "two", "-o", "x.pdf"], "expected 2, 3 or 4"),
+        (["--players", "2", "2", "--out-dir", "d"], "each player count once"),
+        (["--players", "2", "3", "-o", "x.pdf"], "use --out-dir"),
+        (["--players", "2"], "one of the arguments -o/--output --out-dir is required"),
+        (["--players", "2", "-o", "x.pdf", "--out-dir", "d"], "not allowed with"),
+        (["--players", "2", "--games", "0", "-o", "x.pdf"], "--games: must be at least 1"),
+        (["--players", "2", "--games", "-5", "-o", "x.pdf"], "--games: must be at least 1"),
+        (["--players", "2", "--seed", "-1", "-o", "x.pdf"], "--seed: must be at least 0"),
+        (["--players", "2", "--workers", "0", "-o", "x.pdf"], "--workers: must be at least 1"),
+        (["--players", "2", "-o", "x.txt"], "give a file name ending in .pdf"),
+        (["--players", "2", "-o", "a-file/x.pdf"], "a-file is a file"),
+        (["--players", "2", "-o", "a-file/deeper/x.pdf"], "a-file is a file"),
+        (["--players", "2", "--out-dir", "a-file"], "a-file is a file"),
+        (["--players", "2", "-o", "folder.pdf"], "is a directory"),
+        (["--players", "2", "-o", "x.pdf", "--coasters", "missing.csv"],
+         "--coasters missing.csv: No such file or directory"),
+        (["--players", "2", "-o", "x.pdf", "--coasters", "bad.csv"],
+         "bad.csv, line 2, column 'combination': unknown combination 'Ful House'"),
+    ],
+)  # fmt: skip
+def test_errors_are_one_line_and_leave_no_file(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str], message: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a-file").write_text("not a folder")
+    (tmp_path / "folder.pdf").mkdir()
+    header = "id,combination,colour,side_a,side_b_first,side_b_second\n"
+    (tmp_path / "bad.csv").write_text(header + "full-house,Ful House,red,3,4,3\n")
+    before = files_under(tmp_path)
+    line = one_error_line(cli("report", *argv))
+    assert message in line
+    assert files_under(tmp_path) == before
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write in a read-only folder")
+def test_read_only_folder(cli: Cli, tmp_path: Path) -> None:
+    folder = tmp_path / "locked"
+    folder.mkdir(mode=0o555)
+    line = one_error_line(cli("report", "--players", "2", "-o", str(folder / "x.pdf")))
+    assert "not writable" in line
+    assert list(folder.iterdir()) == []
