@@ -252,7 +252,8 @@ class SimulationResult:
         winners = self.games["winner"].to_numpy()
         by_winner = np.zeros_like(taken)
         has_w = winners >= 0
-        by_winner[has_w] = (self.owners[has_w] >> winners[has_w, None]) & 1 == 1
+        held = self.owners[has_w]
+        by_winner[has_w] = (held >= 0) & ((held >> winners[has_w, None]) & 1 == 1)
         rows = []
         for i, coaster in enumerate(self.config.catalogue):
             d = int(dealt[:, i].sum())

@@ -20,4 +20,5 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # rounding must not put the rate itself outside its interval (e.g. 10 of 10)
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))

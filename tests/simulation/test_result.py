@@ -144,3 +144,18 @@ def test_save_refuses_other_formats(result: SimulationResult, tmp_path: Path) ->
     with pytest.raises(ValueError, match=r"must end in \.parquet or \.csv"):
         result.save(tmp_path / "games.xlsx")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_winner_holds_share_ignores_coasters_not_dealt() -> None:
+    from pinastats.simulation import simulate
+
+    stats = simulate(["strategic", "strategic"], 300, seed=1, workers=1).coaster_stats()
+    assert (stats["winner_holds_share"] <= stats["taken_share"] + 1e-12).all()
+    assert (stats["winner_holds_share"] <= 1).all()
+
+
+def test_wilson_interval_contains_the_rate_at_the_edges() -> None:
+    from pinastats.simulation import wilson_interval
+
+    assert wilson_interval(10, 10)[1] == 1.0
+    assert wilson_interval(0, 10)[0] == 0.0
