@@ -9,6 +9,11 @@ Every kernel module imports :func:`jit` from here instead of ``numba.njit``:
   ``ZeroDivisionError`` checks in the hot loops);
 * ``boundscheck`` stays off; the Python API validates every array before a
   kernel sees it.
+
+numba's cache is keyed on each kernel's own source file: a kernel that calls
+(or inlines) a kernel of another module keeps its old machine code after that
+module is edited. When changing kernels, clear the caches with
+``find pinastats -name '*.nb[ic]' -delete``.
 """
 
 from __future__ import annotations

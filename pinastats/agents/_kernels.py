@@ -116,10 +116,6 @@ def _placement_value(kind, params, B, G, player, cell):
     value += params[W_BLOCK] * (opp_before - opp_after)
     # race: once the end is near, points matter more than shape
     players = G[3]
-    lead = players[player, P_SCORE]
-    for p in range(players.shape[0]):
-        if p != player:
-            lead = min(lead, players[player, P_SCORE] - players[p, P_SCORE])
     near_end = (
         G[4][S_TRIGGER] != 0
         or players[player, P_RESERVE] <= 2
@@ -201,7 +197,7 @@ def _dp_keep(T, W, hand, rolls_left, rolls):
     return _argmax_keep(top, T, hand)
 
 
-@jit
+@jit_inline
 def _choose_keep(kind, params, B, G, T, W, player, hand, rolls_left, rolls, rng):
     """Keep index chosen with ``rolls_left`` rolls left (the whole hand = stop)."""
     if kind == K_RANDOM:
@@ -223,7 +219,7 @@ def _choose_keep(kind, params, B, G, T, W, player, hand, rolls_left, rolls, rng)
     return _dp_keep(T, W, hand, rolls_left, rolls)
 
 
-@jit
+@jit_inline
 def _choose_cell(kind, params, B, G, W, player, legal, rng):
     """The legal cell chosen for the token (``legal`` is a boolean mask with a True)."""
     n_cells = legal.shape[0]
@@ -281,7 +277,7 @@ def _choose_happy_hour(kind, params, B, G, player, effect, options, n, rng):
     return options[best_i]
 
 
-@jit
+@jit_inline
 def _turn_rolls(kind, params, B, G, T, W, rng, rolls):
     """The dice part of a turn: roll all dice, then up to ``rolls - 1`` re-rolls.
 
@@ -289,7 +285,8 @@ def _turn_rolls(kind, params, B, G, T, W, rng, rolls):
     Returns the final hand index.
     """
     player = G[4][S_TO_MOVE]
-    _prepare_turn(kind, params, B, G, T, W, player, rolls)
+    if K_EV <= kind <= K_STRATEGIC:  # random and greedy need no DP
+        _prepare_turn(kind, params, B, G, T, W, player, rolls)
     hand = _roll(rng, T[6], T[7], 0)
     for rolls_left in range(rolls - 1, 0, -1):
         keep = _choose_keep(kind, params, B, G, T, W, player, hand, rolls_left, rolls, rng)
@@ -299,7 +296,7 @@ def _turn_rolls(kind, params, B, G, T, W, rng, rolls):
     return hand
 
 
-@jit
+@jit_inline
 def _turn_end(kind, params, B, G, W, rng, cell):
     """The rest of a turn: place on ``cell`` (-1: nothing legal), else Happy Hour; end check.
 
@@ -317,7 +314,7 @@ def _turn_end(kind, params, B, G, W, rng, cell):
     return _end_turn(B, G)
 
 
-@jit
+@jit_inline
 def _play_turn(kind, params, B, G, T, W, rng, rolls):
     """Play the mover's turn with a one-turn agent (random, greedy, ev, strategic).
 

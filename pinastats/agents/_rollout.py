@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pinastats._jit import jit
+from pinastats._jit import jit, jit_inline
 from pinastats.agents._kernels import (
     K_ROLLOUT,
     K_STRATEGIC,
@@ -57,7 +57,7 @@ def _rollout_cell(params, B, G, T, W, rng, rolls, legal):
     return best_cell
 
 
-@jit
+@jit_inline
 def _agent_turn(kind, params, B, G, T, W, rng, rolls):
     """Play the mover's turn with any built-in agent; return True when the game is over."""
     if kind != K_ROLLOUT:

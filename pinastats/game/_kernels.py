@@ -37,7 +37,7 @@ _HH_LOSE, _HH_REMOVE, _HH_OTHERS, _HH_MOVE, _HH_FLIP, _HH_GAIN = 1, 2, 3, 4, 5, 
 # ------------------------------------------------------------------ dice
 
 
-@jit
+@jit_inline
 def _roll(rng, keep_counts, key_to_hand, keep):
     """Keep ``keep`` (a keep index), roll the other dice; return the new hand index.
 
@@ -92,7 +92,7 @@ def _cell_combination(B, G, cell):
     return B[0][G[0][cell]]
 
 
-@jit
+@jit_inline
 def _legal_cells(B, G, player, hand, out):
     """``out[c]`` = placing on cell ``c`` is legal with final hand ``hand``; return the count."""
     n = 0
@@ -120,7 +120,7 @@ def _placement_points(B, G, player, cell):
     return points
 
 
-@jit
+@jit_inline
 def _place(B, G, player, cell):
     """Place a token of ``player`` on ``cell`` (legality checked by the caller); return points."""
     points = _placement_points(B, G, player, cell)
@@ -132,7 +132,7 @@ def _place(B, G, player, cell):
     return points
 
 
-@jit
+@jit_inline
 def _has_line(B, G, player):
     """Whether ``player`` owns every cell of some winning line (PIÑA COLADICE)."""
     lines = B[3]
@@ -153,7 +153,7 @@ def _has_line(B, G, player):
 # ------------------------------------------------------------------ end of turn
 
 
-@jit
+@jit_inline
 def _decide_by_score(G):
     """Set winner and reason at the end of the final round (highest score, then recency)."""
     players = G[3]
@@ -182,7 +182,7 @@ def _decide_by_score(G):
     status[S_WINNER] = winner
 
 
-@jit
+@jit_inline
 def _end_turn(B, G):
     """End check after a turn, then pass the dice; return True if the game is over.
 
@@ -303,7 +303,7 @@ def _apply_happy_hour(B, G, player, effect, option):
         players[player, P_SCORE] += 4
 
 
-@jit
+@jit_inline
 def _start_game(G, first, start_scores, tokens_each):
     """Reset tokens, scores (``start_scores[i]`` for the i-th player in turn order) and status."""
     G[2][:] = -1
@@ -321,7 +321,7 @@ def _start_game(G, first, start_scores, tokens_each):
     status[S_WINNER] = -1
 
 
-@jit
+@jit_inline
 def _deal(rng, G, n_coasters, sides, start_scores, tokens_each):
     """Set up a game at random: coasters, sides, first player, scores and reserves.
 
