@@ -133,8 +133,8 @@ def _place(B, G, player, cell):
 
 
 @jit_inline
-def _has_line(B, G, player):
-    """Whether ``player`` owns every cell of some winning line (PIÑA COLADICE)."""
+def _winning_line(B, G, player):
+    """Index of the first winning line (row, column, diagonal) ``player`` owns entirely, or -1."""
     lines = B[3]
     for i in range(lines.shape[0]):
         full = True
@@ -146,8 +146,14 @@ def _has_line(B, G, player):
                 full = False
                 break
         if full:
-            return True
-    return False
+            return i
+    return -1
+
+
+@jit_inline
+def _has_line(B, G, player):
+    """Whether ``player`` owns every cell of some winning line (PIÑA COLADICE)."""
+    return _winning_line(B, G, player) >= 0
 
 
 # ------------------------------------------------------------------ end of turn

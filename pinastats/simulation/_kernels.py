@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pinastats._jit import jit
 from pinastats.agents._rollout import _agent_turn
-from pinastats.game._kernels import _deal, _owns, _start_game
+from pinastats.game._kernels import _deal, _start_game, _winning_line
 from pinastats.game._slots import (
     P_SCORE,
     S_FIRST,
@@ -15,24 +15,6 @@ from pinastats.game._slots import (
     S_TURN,
     S_WINNER,
 )
-
-
-@jit
-def _winning_line(B, G, player):
-    """Index of the first line ``player`` owns entirely, or -1."""
-    lines = B[3]
-    for i in range(lines.shape[0]):
-        full = True
-        for j in range(lines.shape[1]):
-            c = lines[i, j]
-            if c < 0:
-                break
-            if not _owns(G, c, player):
-                full = False
-                break
-        if full:
-            return i
-    return -1
 
 
 @jit
