@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +30,7 @@ from pinastats.cli._common import (
 if TYPE_CHECKING:
     from pinastats.dice import Combination, TurnSolution
     from pinastats.dice.guide import GuideRow, HandAdvice
+    from pinastats.dice.solver import KeepOption
 
 HAND_COLUMNS = ("rolls_left", "hand", "keep", "probability", "fraction", "alternatives")
 DICE_COLUMNS = ("rank", "keep", "probability", "fraction", "best")
@@ -264,57 +264,6 @@ def _all_table(hands: list[HandAdvice], solution: TurnSolution) -> str:
 # ---------------------------------------------------------------- one hand
 
 
-@dataclass(frozen=True)
-class KeepOption:
-    """One distinct keep of a hand and its chance of success."""
-
-    keep: tuple[int, ...]
-    probability: float
-    fraction: Fraction | None
-    best: bool
-
-
-def keep_options(
-    solution: TurnSolution, dice: Sequence[int], rolls_left: int, locked: Sequence[int] = ()
-) -> list[KeepOption]:
-    """List every distinct keep of ``dice``, best first.
-
-    The same ranking as ``TurnSolution.keep_options`` (value, then most dice kept),
-    read from the solved tables without importing pandas (a faster CLI start).
-    """
-    import itertools
-
-    from pinastats.dice import check_dice, dice_tables
-
-    hand, lock = check_dice(dice), check_dice(locked, count=None, what="locked dice")
-    if lock and not solution.sticky:
-        raise ValueError("locked dice only exist with sticky holds")
-    rest = list(hand)
-    for d in lock:
-        if d not in rest:
-            raise ValueError(f"locked dice {list(lock)} are not part of the hand {list(hand)}")
-        rest.remove(d)
-    if not 1 <= rolls_left < solution.rolls:
-        raise ValueError(f"rolls left must be from 1 to {solution.rolls - 1}, got {rolls_left}")
-    keeps = sorted(
-        {tuple(sorted(lock + c)) for n in range(len(rest) + 1)
-         for c in itertools.combinations(rest, n)},
-        key=lambda k: (len(k), k),
-    )  # fmt: skip
-    t = dice_tables()
-    values = [float(solution.keep_value[rolls_left - 1, t.keep_index(k)]) for k in keeps]
-    fractions = [solution.keep_fraction(k, rolls_left) for k in keeps]
-    if solution.keep_numerator is not None:
-        best = [f == max(f for f in fractions if f is not None) for f in fractions]
-    else:
-        top = max(values)
-        best = [v >= top - 1e-9 * max(1.0, abs(top)) for v in values]
-    options = [
-        KeepOption(k, v, f, b) for k, v, f, b in zip(keeps, values, fractions, best, strict=True)
-    ]
-    return sorted(options, key=lambda o: (-o.probability, -len(o.keep)))
-
-
 def _advise_hand(args: argparse.Namespace, comb: Combination, solution: TurnSolution) -> None:
     from pinastats.dice import check_dice
 
@@ -328,21 +277,21 @@ def _advise_hand(args: argparse.Namespace, comb: Combination, solution: TurnSolu
             f"--rolls-left must be from 1 to {solution.rolls - 1} in a {solution.rolls}-roll "
             f"turn, got {rolls_left}"
         )
-    options = keep_options(solution, dice, rolls_left, locked)
-    ranks = rank_labels([o.fraction if o.fraction is not None else o.probability for o in options])
+    options = solution.ranked_keeps(dice, rolls_left, locked)
+    ranks = rank_labels([o.fraction if o.fraction is not None else o.value for o in options])
     if args.format == "json":
         top = options[0]
         hand = {
             "dice": list(args.dice),
             "rolls_left": rolls_left,
             "locked": list(locked),
-            "probability": top.probability,
+            "probability": top.value,
             "fraction": fraction_text(top.fraction) or None,
         }
         keeps = [
             {
                 "keep": list(o.keep),
-                "probability": o.probability,
+                "probability": o.value,
                 "fraction": fraction_text(o.fraction) or None,
                 "best": o.best,
                 "stop": len(o.keep) == len(dice),
@@ -355,7 +304,7 @@ def _advise_hand(args: argparse.Namespace, comb: Combination, solution: TurnSolu
             {
                 "rank": rank,
                 "keep": keep_label(o.keep, dice),
-                "probability": repr(o.probability),
+                "probability": repr(o.value),
                 "fraction": fraction_text(o.fraction),
                 "best": o.best,
             }
@@ -391,7 +340,7 @@ def _hand_text(
     lock = f", {dice_text(locked)} locked" if locked else ""
     exact_column = any(o.fraction is not None for o in options)
     rows = [
-        [rank, keep_label(o.keep, dice), percent(o.probability)]
+        [rank, keep_label(o.keep, dice), percent(o.value)]
         + ([fraction_text(o.fraction)] if exact_column else [])
         + ["best" if o.best else ""]
         for rank, o in zip(ranks, options, strict=True)
@@ -404,7 +353,7 @@ def _hand_text(
     return "\n".join([
         f"{comb.value} from {dice_text(dice)}{lock}, {rolls_left} roll"
         f"{'s' * (rolls_left > 1)} left ({solution.rolls}-roll turn, {_holds(solution)})",
-        f"Best: {verb} → {percent(top.probability)}{exact}",
+        f"Best: {verb} → {percent(top.value)}{exact}",
         "",
         render_table(header, rows, "rlrrl" if exact_column else "rlrl"),
     ])  # fmt: skip

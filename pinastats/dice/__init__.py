@@ -8,6 +8,7 @@ from pinastats.dice.combinations import (
 )
 from pinastats.dice.hands import N_HANDS, N_KEEPS, N_OUTCOMES, DiceTables, check_dice, dice_tables
 from pinastats.dice.solver import (
+    KeepOption,
     TurnSolution,
     points_values,
     solve_turn,
@@ -22,6 +23,7 @@ __all__ = [
     "N_OUTCOMES",
     "Combination",
     "DiceTables",
+    "KeepOption",
     "TurnSolution",
     "UnknownCombinationError",
     "check_dice",

@@ -119,6 +119,16 @@ def _run(values: npt.NDArray[np.float64] | IntArray, rolls: int, sticky: bool,
 
 
 @dataclass(frozen=True)
+class KeepOption:
+    """One distinct keep of a hand: the dice kept (all five = stop) and what it is worth."""
+
+    keep: Keep
+    value: float
+    fraction: Fraction | None
+    best: bool
+
+
+@dataclass(frozen=True)
 class TurnSolution:
     """The solved turn for one value function.
 
@@ -176,6 +186,33 @@ class TurnSolution:
                 for c in itertools.combinations(rest, n)}  # fmt: skip
         return sorted(subs, key=lambda k: (len(k), k))
 
+    def ranked_keeps(self, dice: Sequence[int], rolls_left: int,
+                     locked: Sequence[int] = ()) -> list[KeepOption]:  # fmt: skip
+        """Every distinct keep of a hand, best first (value, then most dice kept).
+
+        Needs no pandas (the CLI uses it for a fast start); :meth:`keep_options`
+        is the same list as a DataFrame.
+        """
+        hand = check_dice(dice)
+        self._check_rolls_left(rolls_left)
+        if rolls_left == 0:
+            raise ValueError("no keep to choose with 0 rolls left: the hand is final")
+        t = dice_tables()
+        keeps = self._candidates(hand, locked)
+        values = [float(self.keep_value[rolls_left - 1, t.keep_index(k)]) for k in keeps]
+        fractions = [self.keep_fraction(k, rolls_left) for k in keeps]
+        if self.keep_numerator is not None:
+            top_fraction = max(f for f in fractions if f is not None)
+            best = [f == top_fraction for f in fractions]
+        else:
+            top = max(values)
+            best = [v >= top - _TIE_RTOL * max(1.0, abs(top)) for v in values]
+        options = [
+            KeepOption(k, v, f, b)
+            for k, v, f, b in zip(keeps, values, fractions, best, strict=True)
+        ]
+        return sorted(options, key=lambda o: (-o.value, -len(o.keep)))
+
     def keep_options(self, dice: Sequence[int], rolls_left: int,
                      locked: Sequence[int] = ()) -> pd.DataFrame:  # fmt: skip
         """Every distinct keep of a hand, best first.
@@ -184,35 +221,14 @@ class TurnSolution:
         (number of dice), ``value`` (expected value), ``fraction`` (exact or None),
         ``best`` (tied for the maximum).
         """
-        hand = check_dice(dice)
-        self._check_rolls_left(rolls_left)
-        if rolls_left == 0:
-            raise ValueError("no keep to choose with 0 rolls left: the hand is final")
-        t = dice_tables()
-        rows = []
-        for keep in self._candidates(hand, locked):
-            k = t.keep_index(keep)
-            rows.append({
-                "keep": keep,
-                "kept": len(keep),
-                "value": float(self.keep_value[rolls_left - 1, k]),
-                "fraction": self.keep_fraction(keep, rolls_left),
-            })  # fmt: skip
         import pandas as pd
 
-        df = pd.DataFrame(rows)
-        df["best"] = self._ties(df)
-        return df.sort_values(["value", "kept"], ascending=[False, False],
-                              kind="stable").reset_index(drop=True)  # fmt: skip
-
-    def _ties(self, df: pd.DataFrame) -> npt.NDArray[np.bool_]:
-        if self.keep_numerator is not None:
-            exact = [f for f in df["fraction"]]
-            best = max(exact)
-            return np.array([f == best for f in exact])
-        values = df["value"].to_numpy()
-        top = values.max()
-        return np.asarray(values >= top - _TIE_RTOL * max(1.0, abs(top)))
+        rows = [
+            {"keep": o.keep, "kept": len(o.keep), "value": o.value, "fraction": o.fraction,
+             "best": o.best}
+            for o in self.ranked_keeps(dice, rolls_left, locked)
+        ]  # fmt: skip
+        return pd.DataFrame(rows)
 
     def best_keeps(self, dice: Sequence[int], rolls_left: int,
                    locked: Sequence[int] = ()) -> list[Keep]:  # fmt: skip

@@ -341,12 +341,11 @@ def test_keep_options_match_the_engine(
     rolls_left: int,
     locked: tuple[int, ...],
 ) -> None:
-    from pinastats.cli.optimal_hold import keep_options
-
     solution = solve_turn(target, rolls=rolls, sticky=sticky)
-    ours = keep_options(solution, dice, rolls_left, locked)
+    ours = solution.ranked_keeps(dice, rolls_left, locked)
     engine = solution.keep_options(dice, rolls_left, locked=locked)
     assert [o.keep for o in ours] == list(engine["keep"])
     assert [o.best for o in ours] == list(engine["best"])
     assert [o.fraction for o in ours] == list(engine["fraction"])
-    assert [o.probability for o in ours] == list(engine["value"])
+    assert [o.value for o in ours] == list(engine["value"])
+    assert [len(o.keep) for o in ours] == list(engine["kept"])
