@@ -79,15 +79,24 @@ def add_format_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def positive_int(text: str) -> int:
-    """Argparse type: a whole number >= 1."""
+def _whole_number(text: str, minimum: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
     return value
+
+
+def positive_int(text: str) -> int:
+    """Argparse type: a whole number >= 1."""
+    return _whole_number(text, 1)
+
+
+def non_negative_int(text: str) -> int:
+    """Argparse type: a whole number >= 0 (a seed)."""
+    return _whole_number(text, 0)
 
 
 def die(text: str) -> int:

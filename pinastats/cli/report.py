@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pinastats.cli._common import fail, positive_int
+from pinastats.cli._common import fail, non_negative_int, positive_int
 
 if TYPE_CHECKING:
     from pinastats.game import Catalogue
@@ -61,7 +61,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help=f"games per simulation run (default {DEFAULT_GAMES:,})",
     )  # fmt: skip
     parser.add_argument(
-        "--seed", type=_seed, default=0, metavar="N", help="seed of the simulations (default 0)"
+        "--seed",
+        type=non_negative_int,
+        default=0,
+        metavar="N",
+        help="seed of the simulations (default 0)",
     )
     parser.add_argument("--happy-hour", action="store_true", help="simulate the Happy Hour variant")
     parser.add_argument(
@@ -86,17 +90,6 @@ def _players(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected 2, 3 or 4, got {text!r}") from None
     if not 2 <= value <= 4:
         raise argparse.ArgumentTypeError(f"a game has 2, 3 or 4 players, got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    """Argparse type: a whole number >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
     return value
 
 

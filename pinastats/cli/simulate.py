@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pinastats.cli._common import (
     fail,
+    non_negative_int,
     percent,
     percent_range,
     positive_int,
@@ -68,7 +69,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--games", type=positive_int, required=True, metavar="N", help="games to play"
     )
     parser.add_argument(
-        "--seed", type=_seed, default=0, metavar="N", help="seed of the run (default 0)"
+        "--seed", type=non_negative_int, default=0, metavar="N", help="seed of the run (default 0)"
     )
     parser.add_argument("--happy-hour", action="store_true", help="play the Happy Hour variant")
     parser.add_argument(
@@ -127,17 +128,6 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="no progress bar (it is drawn on stderr, only when stderr is a terminal)",
     )
     parser.set_defaults(func=run)
-
-
-def _seed(text: str) -> int:
-    """Argparse type: a whole number >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
-    return value
 
 
 def split_agents(text: str) -> list[str]:
