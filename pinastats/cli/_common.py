@@ -17,6 +17,10 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, NoReturn
 
+# the subcommands' number formats, shared with the reports
+from pinastats._format import percent as percent
+from pinastats._format import percent_range as percent_range
+
 PROG = "pinastats"
 FORMATS = ("table", "json", "csv")
 EXIT_USAGE = 2
@@ -120,30 +124,6 @@ def fraction_text(value: Fraction | None) -> str:
     if value is None:
         return ""
     return f"{value.numerator}/{value.denominator}"
-
-
-def percent(p: float) -> str:
-    """Format a probability as a percentage with enough digits to tell small ones apart.
-
-    >>> percent(1.0), percent(0.366144), percent(0.00013), percent(0.0), percent(1e-9)
-    ('100%', '36.61%', '0.013%', '0%', '<0.001%')
-    """
-    if p >= 1.0 - 5e-12:
-        return "100%"
-    if p <= 5e-12:
-        return "0%"
-    if p < 1e-5:
-        return "<0.001%"
-    if p < 0.001:
-        return f"{100 * p:.3f}%"
-    text = f"{100 * p:.2f}%"
-    return ">99.99%" if text == "100.00%" else text
-
-
-def percent_range(low: float, high: float) -> str:
-    """One percentage, or ``low–high`` when they differ."""
-    a, b = percent(low), percent(high)
-    return a if a == b else f"{a.rstrip('%')}–{b}"
 
 
 def render_table(

@@ -8,37 +8,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pinastats import _format
+
 
 def percent(p: float, digits: int = 1) -> str:
-    """A probability as a percentage, small ones with enough digits to tell apart.
+    """A percentage, one decimal by default (see :func:`pinastats._format.percent`).
 
-    >>> percent(0.36614), percent(0.0092), percent(0.00013), percent(1.0), percent(0.9999)
-    ('36.6%', '0.92%', '0.013%', '100%', '>99.9%')
-    >>> percent(0.36614, 2)
-    '36.61%'
+    >>> percent(0.36614), percent(0.0092), percent(0.9999), percent(0.36614, 2)
+    ('36.6%', '0.92%', '>99.9%', '36.61%')
     """
-    if p >= 1.0 - 5e-12:
-        return "100%"
-    if p <= 5e-12:
-        return "0%"
-    if p < 1e-5:
-        return "<0.001%"
-    if p < 0.001:
-        return f"{100 * p:.3f}%"
-    if p < 0.01:
-        return f"{100 * p:.{max(digits, 2)}f}%"
-    text = f"{100 * p:.{digits}f}%"
-    return f">{100 - 10**-digits:.{digits}f}%" if float(text[:-1]) >= 100 else text
+    return _format.percent(p, digits)
 
 
 def percent_range(low: float, high: float, digits: int = 1) -> str:
-    """One percentage, or ``low–high%`` when they differ at this precision.
+    """One percentage, or ``low–high%`` when they differ (one decimal by default).
 
     >>> percent_range(0.5112, 0.5247), percent_range(0.25, 0.25)
     ('51.1–52.5%', '25.0%')
     """
-    a, b = percent(low, digits), percent(high, digits)
-    return a if a == b else f"{a.rstrip('%')}–{b}"
+    return _format.percent_range(low, high, digits)
 
 
 def signed_points(p: float, digits: int = 1) -> str:
