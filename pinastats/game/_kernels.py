@@ -71,20 +71,37 @@ def _free_space(G, cell):
     return -1
 
 
-@jit_inline
-def _open_to(G, player, cell):
-    """Whether ``player`` could place on ``cell`` with matching dice.
+# why a placement is refused (0: it is legal), in the order the rules are checked
+PLACE_OK, NO_RESERVE, NO_MATCH, OWN_TOKEN, COASTER_FULL = 0, 1, 2, 3, 4
 
-    Needs a token in reserve, a free space, and no own token on the coaster.
+
+@jit_inline
+def _closed_reason(G, player, cell):
+    """Why ``player`` could not place on ``cell`` even with matching dice (0: they could).
+
+    Needs a token in reserve, no own token on the coaster and a free space.
     """
     tokens = G[2]
     free = False
+    own = False
     for s in range(1 + G[1][cell]):
         t = tokens[cell, s]
-        if t == player:
-            return False
+        own |= t == player
         free |= t < 0
-    return free & (G[3][player, P_RESERVE] > 0)
+    reason = PLACE_OK
+    if not free:
+        reason = COASTER_FULL
+    if own:
+        reason = OWN_TOKEN
+    if G[3][player, P_RESERVE] <= 0:
+        reason = NO_RESERVE
+    return reason
+
+
+@jit_inline
+def _open_to(G, player, cell):
+    """Whether ``player`` could place on ``cell`` with matching dice."""
+    return _closed_reason(G, player, cell) == PLACE_OK
 
 
 @jit_inline
@@ -93,14 +110,26 @@ def _cell_combination(B, G, cell):
 
 
 @jit_inline
+def _placement_error(B, G, player, cell, hand):
+    """0 if ``player`` may place on ``cell`` with final hand ``hand``, else the rule broken.
+
+    Checked in order: a token in reserve, dice showing the coaster's combination,
+    no own token on it, a free space.
+    """
+    reason = _closed_reason(G, player, cell)
+    if reason == NO_RESERVE:
+        return reason
+    masks, cat_comb, cell_coaster = B[4], B[0], G[0]
+    shows = masks[cat_comb[cell_coaster[cell]], hand]
+    return reason if shows else NO_MATCH
+
+
+@jit_inline
 def _legal_cells(B, G, player, hand, out):
     """``out[c]`` = placing on cell ``c`` is legal with final hand ``hand``; return the count."""
     n = 0
-    masks, cat_comb, cell_coaster = B[4], B[0], G[0]
     for c in range(out.shape[0]):
-        ok = _open_to(G, player, c)
-        if ok:
-            ok = masks[cat_comb[cell_coaster[c]], hand]
+        ok = _placement_error(B, G, player, c, hand) == PLACE_OK
         out[c] = ok
         n += ok
     return n

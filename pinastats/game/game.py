@@ -278,25 +278,21 @@ class Game:
     def why_illegal(self, cell: int, dice: Sequence[int]) -> str | None:
         """The rule a placement would break, or None if it is legal."""
         cell = self._check_cell(cell)
-        check_dice(dice)
-        player = self.to_move
-        coaster = self.coaster(cell)
+        hand = self._hand(dice)
         if self.is_over:
             return f"the game is over ({self.end_reason.name})"
-        if self.reserves[player] <= 0:
-            return f"player {player} has no token left in reserve"
-        if not coaster.combination.holds(dice):
-            return (
-                f"the dice {sorted(dice)} do not show {coaster.combination.value}, "
-                f"the combination of cell {cell}"
-            )
-        if player in self.tokens(cell):
-            return (
-                f"player {player} already has a token on {coaster.combination.value} (cell {cell})"
-            )
-        if K._free_space(self.state, cell) < 0:
-            return f"the coaster {coaster.combination.value} on cell {cell} has no free space"
-        return None
+        player = self.to_move
+        name = self.coaster(cell).combination.value
+        reason = int(K._placement_error(self._board, self.state, player, cell, hand))
+        messages = {
+            K.NO_RESERVE: f"player {player} has no token left in reserve",
+            K.NO_MATCH: (
+                f"the dice {sorted(dice)} do not show {name}, the combination of cell {cell}"
+            ),
+            K.OWN_TOKEN: f"player {player} already has a token on {name} (cell {cell})",
+            K.COASTER_FULL: f"the coaster {name} on cell {cell} has no free space",
+        }
+        return messages.get(reason)
 
     def place(self, cell: int, dice: Sequence[int]) -> int:
         """Place the mover's token on ``cell`` with these final dice and end the turn.
