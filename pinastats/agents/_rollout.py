@@ -1,53 +1,61 @@
 """Numba kernels of the ``rollout`` agent, which plays to win (private).
 
 Its dice follow ``strategic``; where several placements are legal it plays
-each one out: ``params[W_ROLLOUTS]`` games to the end from the position after
-that placement, every seat played by the one-turn agent ``params[W_POLICY]``,
-and it takes the placement with the most wins (Monte Carlo one-ply lookahead).
+each one out: ``params[PARAM_ROLLOUTS]`` games to the end from the position
+after that placement, every seat played by the one-turn agent
+``params[PARAM_POLICY]``, and it takes the placement with the most wins
+(Monte Carlo one-ply lookahead).
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 from pinastats._jit import jit, jit_inline
 from pinastats.agents._kernels import (
     K_ROLLOUT,
     K_STRATEGIC,
-    W_POLICY,
-    W_ROLLOUTS,
+    PARAM_POLICY,
+    PARAM_ROLLOUTS,
     _choose_cell,
-    _play_turn,
-    _turn_end,
-    _turn_rolls,
 )
-from pinastats.game._kernels import _end_turn, _legal_cells, _place
-from pinastats.game._slots import S_TO_MOVE, S_WINNER
+from pinastats.agents._turn import _play_turn, _turn_dice, _turn_finish
+from pinastats.game._kernels import _copy_game, _end_turn, _legal_cells, _place
 
 
 @jit
-def _rollout_cell(params, B, G, T, W, rng, rolls, legal):
-    """The legal cell whose play-outs win most often for the player to move."""
-    player = G[4][S_TO_MOVE]
-    cells = np.flatnonzero(legal)
-    if cells.shape[0] == 1:
-        return cells[0]
-    n_rollouts = int(params[W_ROLLOUTS])
-    policy = int(params[W_POLICY])
+def _rollout_cell(params, board, game, tables, work, rng, legal):
+    """The legal cell whose play-outs win most often for the player to move.
+
+    ``legal`` must not be one of ``work``'s arrays that the play-outs overwrite
+    (``work.candidates`` is reserved for it).
+    """
+    seat = game.status[0].to_move
+    n_legal = 0
+    only = -1
+    for c in range(legal.shape[0]):
+        if legal[c]:
+            n_legal += 1
+            only = c if only < 0 else only
+    if n_legal == 1:
+        return only
+    n_rollouts = int(params[PARAM_ROLLOUTS])
+    policy = int(params[PARAM_POLICY])
     if n_rollouts <= 0:
-        return _choose_cell(K_STRATEGIC, params, B, G, W, player, legal, rng)
-    best_cell = cells[0]
+        return _choose_cell(K_STRATEGIC, params, board, game, seat, legal, rng)
+    playout = work.playout
+    best_cell = only
     best = -1.0
-    for cell in cells:
+    for cell in range(legal.shape[0]):
+        if not legal[cell]:
+            continue
         wins = 0.0
         for _ in range(n_rollouts):
-            H = (G[0].copy(), G[1].copy(), G[2].copy(), G[3].copy(), G[4].copy())
-            _place(B, H, player, cell)
-            over = _end_turn(B, H)
+            _copy_game(game, playout)
+            _place(board, playout, seat, cell)
+            over = _end_turn(board, playout)
             while not over:
-                over = _play_turn(policy, params, B, H, T, W, rng, rolls)
-            winner = H[4][S_WINNER]
-            if winner == player:
+                over = _play_turn(policy, params, board, playout, tables, work, rng)
+            winner = playout.status[0].winner
+            if winner == seat:
                 wins += 1.0
             elif winner < 0:
                 wins += 0.5
@@ -58,13 +66,12 @@ def _rollout_cell(params, B, G, T, W, rng, rolls, legal):
 
 
 @jit_inline
-def _agent_turn(kind, params, B, G, T, W, rng, rolls):
+def _agent_turn(kind, params, board, game, tables, work, rng):
     """Play the mover's turn with any built-in agent; return True when the game is over."""
     if kind != K_ROLLOUT:
-        return _play_turn(kind, params, B, G, T, W, rng, rolls)
-    hand = _turn_rolls(K_STRATEGIC, params, B, G, T, W, rng, rolls)
+        return _play_turn(kind, params, board, game, tables, work, rng)
+    hand, used = _turn_dice(K_STRATEGIC, params, board, game, tables, work, rng)
     cell = -1
-    legal = W[3].copy()
-    if _legal_cells(B, G, G[4][S_TO_MOVE], hand, legal) > 0:
-        cell = _rollout_cell(params, B, G, T, W, rng, rolls, legal)
-    return _turn_end(K_STRATEGIC, params, B, G, W, rng, cell)
+    if _legal_cells(board, game, game.status[0].to_move, hand, work.candidates) > 0:
+        cell = _rollout_cell(params, board, game, tables, work, rng, work.candidates)
+    return _turn_finish(K_STRATEGIC, params, board, game, work, rng, cell, used)

@@ -60,9 +60,9 @@ def placement_values(game: Game) -> IntArray:
     >>> int(f[dice_tables().hand_index([5, 5, 5, 3, 3])])  # full house
     3
     """
-    scratch = workspace(game.config.layout.n_cells)
-    _final_values(K_EV, _NO_PARAMS, game.config.board_arrays, game.state, game.to_move, scratch)
-    values: npt.NDArray[np.float64] = scratch[0]
+    work = workspace(game.config)
+    _final_values(K_EV, _NO_PARAMS, game.config.board, game.state, game.to_move, work)
+    values: npt.NDArray[np.float64] = work.stop_value
     points = np.rint(values).astype(np.int64)
     points.setflags(write=False)
     return points

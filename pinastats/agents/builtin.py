@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import difflib
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -27,9 +28,10 @@ import numpy as np
 
 from pinastats.agents import _kernels as AK
 from pinastats.agents._rollout import _rollout_cell
-from pinastats.agents.tables import DEFAULT_ROLLS, turn_tables, workspace
-from pinastats.dice.hands import dice_tables
-from pinastats.game.game import Game
+from pinastats.agents.tables import Workspace, turn_tables, workspace
+from pinastats.dice.hands import check_dice, dice_tables
+from pinastats.errors import PinastatsError
+from pinastats.game.game import Game, IllegalMoveError
 from pinastats.game.rules import HappyHourEffect
 
 
@@ -66,6 +68,9 @@ ROLLOUT_DEFAULTS: dict[str, float] = {
 }
 """``rollout``: the ``strategic`` weights, play-outs per placement, the play-out agent."""
 
+PARAMETER_NAMES = ("line", "block", "race", "win", "rollouts", "policy")
+"""The parameters in the order of the kernels' ``PARAM_*`` slots."""
+
 _PARAMETERS = {AgentKind.STRATEGIC: STRATEGIC_DEFAULTS, AgentKind.ROLLOUT: ROLLOUT_DEFAULTS}
 _POLICIES = {
     "random": AK.K_RANDOM,
@@ -81,6 +86,9 @@ class Agent:
 
     kind: AgentKind
     params: Mapping[str, float] = field(default_factory=dict)
+    _scratch: dict[Any, Any] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     @property
     def name(self) -> str:
@@ -108,93 +116,133 @@ class Agent:
     def param_vector(self) -> np.ndarray:
         """Parameters as the float vector the kernels read (``W_*`` slots)."""
         merged = {**ROLLOUT_DEFAULTS, **self.params}
-        return np.array([merged[k] for k in ("line", "block", "race", "win", "rollouts", "policy")])
+        return np.array([merged[k] for k in PARAMETER_NAMES])
 
     # -------------------------------------------------- decisions (Python path)
 
-    def _scratch(self, game: Game) -> tuple[Any, ...]:
-        cache = game.__dict__.setdefault("_agent_scratch", {})
-        key = (self.kind, tuple(sorted(self.params.items())))
-        if key not in cache:
-            cache[key] = workspace(game.config.layout.n_cells)
-        return cache[key]  # type: ignore[no-any-return]
+    def __getstate__(self) -> dict[str, Any]:
+        return {"kind": self.kind, "params": dict(self.params)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        object.__setattr__(self, "kind", state["kind"])
+        object.__setattr__(self, "params", state["params"])
+        object.__setattr__(self, "_scratch", {})
+
+    def _work(self, game: Game) -> Workspace:
+        """This agent's workspace for games like ``game`` (one per thread and config)."""
+        key = (threading.get_ident(), id(game.config))
+        entry = self._scratch.get(key)
+        if entry is None or entry[0] is not game.config:
+            entry = (game.config, workspace(game.config), [b""])
+            self._scratch[key] = entry
+        return entry[1]
+
+    def _prepared(self, game: Game) -> list[bytes]:
+        return self._scratch[(threading.get_ident(), id(game.config))][2]
 
     def start_turn(self, game: Game) -> None:
         """Solve what this turn's decisions need (the DP stages for ``ev``/``strategic``)."""
+        _check_playing(game)
+        work = self._work(game)
         AK._prepare_turn(
             self._decision_code,
             self.param_vector(),
-            game._board,
+            game.config.board,
             game.state,
-            turn_tables(),
-            self._scratch(game),
+            turn_tables(game.config.rules.rolls),
+            work,
             game.to_move,
-            DEFAULT_ROLLS,
         )
+        self._prepared(game)[0] = _position_key(game)
 
     def choose_keep(
         self, game: Game, dice: Sequence[int], rolls_left: int, rng: np.random.Generator
     ) -> tuple[int, ...]:
-        """The dice to keep (all five = stop) after :meth:`start_turn`."""
-        t = dice_tables()
-        hand = t.hand_index(dice)
+        """The dice to keep (all five = stop) with ``rolls_left`` re-rolls still allowed.
+
+        The turn is prepared for the position asked about (:meth:`start_turn` is
+        called when it was not, or was for another position).
+        """
+        hand = dice_tables().hand_index(check_dice(dice))
+        rolls = game.config.rules.rolls
+        if (
+            isinstance(rolls_left, bool)
+            or not isinstance(rolls_left, int | np.integer)
+            or not 1 <= rolls_left <= rolls - 1
+        ):
+            raise PinastatsError(
+                f"rolls left must be a whole number from 1 to {rolls - 1} (re-rolls still "
+                f"allowed this turn), got {rolls_left!r}"
+            )
+        work = self._work(game)
+        if self._prepared(game)[0] != _position_key(game):
+            self.start_turn(game)
         k = AK._choose_keep(
             self._decision_code,
             self.param_vector(),
-            game._board,
+            game.config.board,
             game.state,
-            turn_tables(),
-            self._scratch(game),
+            turn_tables(rolls),
+            work,
             game.to_move,
             hand,
-            rolls_left,
-            DEFAULT_ROLLS,
+            int(rolls_left),
             rng,
         )
-        counts = t.keep_counts[k]
+        counts = dice_tables().keep_counts[k]
         return tuple(f + 1 for f in range(6) for _ in range(int(counts[f])))
 
     def choose_placement(self, game: Game, dice: Sequence[int], rng: np.random.Generator) -> int:
-        """The legal cell to place on (there must be one)."""
-        legal = np.zeros(game.config.layout.n_cells, dtype=np.bool_)
-        for p in game.legal_placements(dice):
+        """The legal cell to place on; raises if these final dice can place nothing."""
+        _check_playing(game)
+        placements = game.legal_placements(dice)
+        if not placements:
+            raise IllegalMoveError(
+                f"the dice {sorted(dice)} match no coaster open to seat {game.to_move}: "
+                "there is no placement to choose"
+            )
+        work = self._work(game)
+        legal = work.candidates
+        legal[:] = False
+        for p in placements:
             legal[p.cell] = True
+        board = game.config.board
         if self.kind is AgentKind.ROLLOUT:
+            self._prepared(game)[0] = b""  # the play-outs overwrite the workspace
             return int(
                 _rollout_cell(
                     self.param_vector(),
-                    game._board,
+                    board,
                     game.state,
-                    turn_tables(),
-                    self._scratch(game),
+                    turn_tables(game.config.rules.rolls),
+                    work,
                     rng,
-                    DEFAULT_ROLLS,
                     legal,
                 )
             )
         return int(
             AK._choose_cell(
-                self.code,
-                self.param_vector(),
-                game._board,
-                game.state,
-                self._scratch(game),
-                game.to_move,
-                legal,
-                rng,
+                self.code, self.param_vector(), board, game.state, game.to_move, legal, rng
             )
         )
 
     def choose_happy_hour(
         self, game: Game, effect: HappyHourEffect, options: list[int], rng: np.random.Generator
     ) -> int:
-        """One of the Happy Hour ``options`` (non-empty)."""
+        """One of the Happy Hour ``options`` (non-empty, from ``game.happy_hour_options``)."""
+        _check_playing(game)
+        allowed = game.happy_hour_options(effect)
+        if not options or any(o not in allowed for o in options):
+            raise PinastatsError(
+                f"Happy Hour {HappyHourEffect(effect).name}: options must be a non-empty "
+                f"subset of {allowed}, got {options!r}"
+            )
         arr = np.array(options, dtype=np.int64)
         return int(
             AK._choose_happy_hour(
                 self._decision_code,
                 self.param_vector(),
-                game._board,
+                game.config.board,
                 game.state,
                 game.to_move,
                 int(effect),
@@ -203,6 +251,20 @@ class Agent:
                 rng,
             )
         )
+
+
+class AgentError(PinastatsError):
+    """An unknown agent name or a bad agent parameter."""
+
+
+def _check_playing(game: Game) -> None:
+    if game.is_over:
+        raise IllegalMoveError(f"the game is over ({game.end_reason.name}); no decision to make")
+
+
+def _position_key(game: Game) -> bytes:
+    """The bytes of everything a turn's decisions read, to tell positions apart."""
+    return b"".join(a.tobytes() for a in game.state)
 
 
 def agent_names() -> list[str]:
@@ -224,32 +286,32 @@ def make_agent(spec: str | Agent, **params: float | str) -> Agent:
     if name not in agent_names():
         close = difflib.get_close_matches(name, agent_names(), n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise ValueError(f"unknown agent {spec!r}{hint} (agents: {', '.join(agent_names())})")
+        raise AgentError(f"unknown agent {spec!r}{hint} (agents: {', '.join(agent_names())})")
     kind = AgentKind(name)
     allowed = _PARAMETERS.get(kind, {})
     values: dict[str, float] = {}
     items = [(k, str(v)) for k, v in params.items()]
     if rest:
         if not rest.endswith(")"):
-            raise ValueError(
+            raise AgentError(
                 f"agent {spec!r}: parameters go in parentheses, e.g. strategic(line=4)"
             )
         for item in filter(None, (x.strip() for x in rest[:-1].split(","))):
             key, eq, val = item.partition("=")
             if not eq:
-                raise ValueError(f"agent {spec!r}: write parameters as name=value, got {item!r}")
+                raise AgentError(f"agent {spec!r}: write parameters as name=value, got {item!r}")
             items.append((key.strip(), val.strip()))
     for key, val in items:
         if not allowed:
-            raise ValueError(f"agent {kind.value!r} takes no parameters, got {key!r}")
+            raise AgentError(f"agent {kind.value!r} takes no parameters, got {key!r}")
         if key not in allowed:
-            raise ValueError(
+            raise AgentError(
                 f"agent {spec!r}: unknown parameter {key!r} "
                 f"(parameters of {kind.value}: {', '.join(allowed)})"
             )
         if key == "policy":
             if val not in _POLICIES:
-                raise ValueError(
+                raise AgentError(
                     f"agent {spec!r}: policy must be one of {', '.join(_POLICIES)}, got {val!r}"
                 )
             values[key] = float(_POLICIES[val])
@@ -257,7 +319,7 @@ def make_agent(spec: str | Agent, **params: float | str) -> Agent:
         try:
             values[key] = float(val)
         except ValueError:
-            raise ValueError(f"agent {spec!r}: {key} must be a number, got {val!r}") from None
+            raise AgentError(f"agent {spec!r}: {key} must be a number, got {val!r}") from None
         if key == "rollouts" and (values[key] < 0 or values[key] != int(values[key])):
-            raise ValueError(f"agent {spec!r}: rollouts must be a whole number >= 0, got {val!r}")
+            raise AgentError(f"agent {spec!r}: rollouts must be a whole number >= 0, got {val!r}")
     return Agent(kind, values)

@@ -1,58 +1,138 @@
-"""The dice tables and workspaces the agent kernels read (built once per process)."""
+"""The dice tables and workspaces the agent kernels read.
+
+:class:`TurnTables` is built once per process and number of rolls (read-only);
+a :class:`Workspace` is the scratch memory of one agent playing on one thread,
+allocated once and reused for every turn (kernels never allocate per turn).
+"""
 
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from pinastats.dice.combinations import Combination
 from pinastats.dice.hands import N_HANDS, N_KEEPS, dice_tables
 from pinastats.dice.solver import solve_turn
+from pinastats.game._state import GameState, empty_state
+from pinastats.game.config import GameConfig
 
 DEFAULT_ROLLS = 3
 
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+class TurnTables(NamedTuple):
+    """The dice tables of a turn (see :class:`pinastats.dice.DiceTables`).
+
+    Attributes:
+        keep_ptr, keep_hand, keep_weight: CSR rows over keeps: re-rolling the dice
+            not in keep ``k`` gives hand ``keep_hand[j]`` in ``keep_weight[j]`` of the
+            ``6**(5-|k|)`` ordered outcomes, ``j`` in ``keep_ptr[k]:keep_ptr[k+1]``.
+        keep_scale: ``6**-(5-|k|)``, turning weights into probabilities.
+        hand_keep_ptr, hand_keep: CSR rows over hands: the distinct keeps of a hand.
+        keep_counts: ``(462, 6)`` face counts of each keep.
+        key_to_hand: hand index of each base-6 face-count key (-1 where no hand).
+        hand_as_keep: the keep index of keeping a whole hand (stopping).
+        keep_size: dice in each keep.
+        target_keep_value: ``(n_combinations, rolls, 462)``: ``K_r(k)`` for the
+            single target ``comb``, ``r = 1 .. rolls``.
+    """
+
+    keep_ptr: IntArray
+    keep_hand: IntArray
+    keep_weight: IntArray
+    keep_scale: FloatArray
+    hand_keep_ptr: IntArray
+    hand_keep: IntArray
+    keep_counts: IntArray
+    key_to_hand: IntArray
+    hand_as_keep: IntArray
+    keep_size: IntArray
+    target_keep_value: FloatArray
+
+
+class Workspace(NamedTuple):
+    """Scratch memory of one agent on one thread (every array overwritten each turn).
+
+    Attributes:
+        final_value: ``(252,)`` value of ending the turn with a hand after the last roll.
+        stop_value: ``(252,)`` value of stopping with a hand while rolls are left
+            (differs from ``final_value`` only for hands that place nothing, when
+            Happy Hour is played: stopping early passes, the last roll rolls the die).
+        placeable: ``(252,)`` whether a hand shows a coaster open to the mover.
+        hand_value: ``(rolls, 252)``: ``V_r`` of the turn DP, ``r = 0 .. rolls - 1``.
+        keep_value: ``(rolls, 462)``: ``K_r``, ``r = 1 .. rolls``.
+        legal: ``(n_cells,)`` legal cells of the final hand.
+        options: ``(2 n_cells**2 + 1,)`` choices of a Happy Hour effect.
+        cell_value: ``(n_cells,)`` the agent's value of placing on each open cell.
+        top_keep: ``(462,)`` values of the keeps of the hand in hand.
+        candidates: ``(n_cells,)`` the placements a play-out agent compares.
+        playout: a game state to play out on.
+    """
+
+    final_value: FloatArray
+    stop_value: FloatArray
+    placeable: BoolArray
+    hand_value: FloatArray
+    keep_value: FloatArray
+    legal: BoolArray
+    options: IntArray
+    cell_value: FloatArray
+    top_keep: FloatArray
+    candidates: BoolArray
+    playout: GameState
+
 
 @cache
-def key_to_hand() -> np.ndarray:
+def key_to_hand() -> IntArray:
     """``(6**6,)`` hand index of each base-6 face-count key (-1 where no hand)."""
     t = dice_tables()
     table = np.full(6**6, -1, dtype=np.int64)
     keys = t.hand_counts @ (6 ** np.arange(5, -1, -1))
     table[keys] = np.arange(N_HANDS)
+    table.setflags(write=False)
     return table
 
 
 @cache
-def turn_tables(rolls: int = DEFAULT_ROLLS) -> tuple[Any, ...]:
-    """The tuple ``T`` of :mod:`pinastats.agents._kernels` for turns of ``rolls`` rolls."""
+def turn_tables(rolls: int = DEFAULT_ROLLS) -> TurnTables:
+    """The :class:`TurnTables` for turns of ``rolls`` rolls (built once per process)."""
     t = dice_tables()
     scale = (6.0 ** -(5 - t.keep_size)).astype(np.float64)
     targets = np.stack([solve_turn(c.value, rolls=rolls).keep_value for c in Combination])
-    return (
-        t.keep_ptr,
-        t.keep_hand,
-        t.keep_weight,
-        scale,
-        t.hand_keep_ptr,
-        t.hand_keep,
-        t.keep_counts,
-        key_to_hand(),
-        t.hand_as_keep,
-        t.keep_size,
-        np.ascontiguousarray(targets, dtype=np.float64),
+    return TurnTables(
+        keep_ptr=t.keep_ptr,
+        keep_hand=t.keep_hand,
+        keep_weight=t.keep_weight,
+        keep_scale=scale,
+        hand_keep_ptr=t.hand_keep_ptr,
+        hand_keep=t.hand_keep,
+        keep_counts=t.keep_counts,
+        key_to_hand=key_to_hand(),
+        hand_as_keep=t.hand_as_keep,
+        keep_size=t.keep_size,
+        target_keep_value=np.ascontiguousarray(targets, dtype=np.float64),
     )
 
 
-def workspace(n_cells: int, rolls: int = DEFAULT_ROLLS) -> tuple[Any, ...]:
-    """A fresh scratch tuple ``W`` for one thread of play."""
-    return (
-        np.zeros(N_HANDS),
-        np.zeros((rolls, N_HANDS)),
-        np.zeros((rolls, N_KEEPS)),
-        np.zeros(n_cells, dtype=np.bool_),
-        np.zeros(2 * n_cells * n_cells + 1, dtype=np.int64),
-        np.zeros(n_cells),
-        np.zeros(N_KEEPS),
+def workspace(config: GameConfig) -> Workspace:
+    """A fresh :class:`Workspace` for games of ``config`` (one per agent and thread)."""
+    n_cells, rolls = config.layout.n_cells, config.rules.rolls
+    return Workspace(
+        final_value=np.zeros(N_HANDS),
+        stop_value=np.zeros(N_HANDS),
+        placeable=np.zeros(N_HANDS, dtype=np.bool_),
+        hand_value=np.zeros((rolls, N_HANDS)),
+        keep_value=np.zeros((rolls, N_KEEPS)),
+        legal=np.zeros(n_cells, dtype=np.bool_),
+        options=np.zeros(2 * n_cells * n_cells + 1, dtype=np.int64),
+        cell_value=np.zeros(n_cells),
+        top_keep=np.zeros(N_KEEPS),
+        candidates=np.zeros(n_cells, dtype=np.bool_),
+        playout=empty_state(n_cells, config.players),
     )

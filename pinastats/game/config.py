@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
-
 import numpy as np
 import numpy.typing as npt
 
 from pinastats.dice.combinations import combination_masks
+from pinastats.game._state import Board
 from pinastats.game.catalogue import Catalogue, load_catalogue
 from pinastats.game.layout import Layout, load_layout
 from pinastats.game.rules import Rules
@@ -69,16 +68,21 @@ class GameConfig:
         return np.arange(1, self.players + 1, dtype=np.int64)
 
     @cached_property
-    def board_arrays(self) -> tuple[Any, ...]:
-        """The board tuple ``B`` the kernels read (see :mod:`pinastats.game._slots`)."""
+    def board(self) -> Board:
+        """The fixed part of the engine's state (see :mod:`pinastats.game._state`)."""
         masks = combination_masks()
-        return (
-            self.catalogue.combination_codes(),
-            self.catalogue.points_table(),
-            np.ascontiguousarray(self.layout.neighbours, dtype=np.int64),
-            np.ascontiguousarray(self.layout.lines, dtype=np.int64),
-            masks,
-            self.rules.to_array(),
-            np.concatenate([[0], np.cumsum(masks.sum(axis=1))]).astype(np.int64),
-            np.nonzero(masks)[1].astype(np.int64),
+        rules = self.rules
+        return Board(
+            coaster_combination=self.catalogue.combination_codes(),
+            coaster_points=self.catalogue.points_table(),
+            neighbours=np.ascontiguousarray(self.layout.neighbours, dtype=np.int64),
+            lines=np.ascontiguousarray(self.layout.lines, dtype=np.int64),
+            shows=masks,
+            comb_ptr=np.concatenate([[0], np.cumsum(masks.sum(axis=1))]).astype(np.int64),
+            comb_hands=np.nonzero(masks)[1].astype(np.int64),
+            target_score=rules.target_score,
+            happy_hour=rules.happy_hour,
+            negative_scores=rules.negative_scores,
+            max_turns=rules.max_turns,
+            rolls=rules.rolls,
         )

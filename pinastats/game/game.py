@@ -16,28 +16,19 @@ import numpy.typing as npt
 import pandas as pd
 
 from pinastats.dice.hands import check_dice, dice_tables
+from pinastats.errors import PinastatsError
+from pinastats.game import _happy_hour as HH
 from pinastats.game import _kernels as K
-from pinastats.game._slots import (
-    N_STATUS,
-    P_LAST_PLACED,
-    P_RESERVE,
-    P_SCORE,
-    S_FIRST,
-    S_REASON,
-    S_TO_MOVE,
-    S_TRIGGER,
-    S_TURN,
-    S_WINNER,
-)
+from pinastats.game._state import GameState, copy_state, empty_state
 from pinastats.game.catalogue import Coaster
 from pinastats.game.config import GameConfig
-from pinastats.game.rules import EndReason, HappyHourEffect, Trigger
+from pinastats.game.rules import EndReason, HappyHourEffect, PlacementRule, Trigger
 
 IntArray = npt.NDArray[np.int64]
 Seed = int | np.random.Generator | None
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(PinastatsError):
     """A move the rules forbid; the message names the rule."""
 
 
@@ -57,7 +48,7 @@ def _config(players: int | None, config: GameConfig | None) -> GameConfig:
     if config is None:
         return GameConfig(players=2 if players is None else players)
     if players is not None and players != config.players:
-        raise ValueError(f"players={players} disagrees with the config's {config.players} players")
+        raise PinastatsError(f"players={players} disagrees with the config's {config.players} players")
     return config
 
 
@@ -69,28 +60,26 @@ def as_generator(seed: Seed) -> np.random.Generator:
 class Game:
     """One game of Piña Coladice: board, tokens, scores, turn order and end.
 
-    The state lives in the int64 arrays of :mod:`pinastats.game._slots`
-    (``self.state``) so that the very same rule kernels serve this object and
-    the Monte Carlo simulator.
+    The state lives in the arrays of a :class:`~pinastats.game._state.GameState`
+    (:attr:`state`) so that the very same rule kernels serve this object and
+    the Monte Carlo simulator; the engine's packages hand ``config.board`` and
+    ``state`` to the kernels, users read the game through the properties.
     """
 
-    def __init__(self, config: GameConfig, state: tuple[Any, ...]) -> None:
+    def __init__(self, config: GameConfig, state: GameState) -> None:
         self.config = config
-        self.state = state
-        self._board = config.board_arrays
+        self._state = state
+
+    @property
+    def state(self) -> GameState:
+        """The engine's arrays of this game (updated in place as it is played)."""
+        return self._state
 
     # ------------------------------------------------------------ creation
 
     @staticmethod
-    def _empty_state(config: GameConfig) -> tuple[Any, ...]:
-        n = config.layout.n_cells
-        return (
-            np.zeros(n, dtype=np.int64),
-            np.zeros(n, dtype=np.int64),
-            np.full((n, 2), -1, dtype=np.int64),
-            np.zeros((config.players, 3), dtype=np.int64),
-            np.zeros(N_STATUS, dtype=np.int64),
-        )
+    def _empty_state(config: GameConfig) -> GameState:
+        return empty_state(config.layout.n_cells, config.players)
 
     @classmethod
     def new(
@@ -127,7 +116,7 @@ class Game:
         names = [n for row in board for n in ([row] if isinstance(row, str) else row)]
         n = config.layout.n_cells
         if len(names) != n:
-            raise ValueError(
+            raise PinastatsError(
                 f"the board names {len(names)} coasters; the layout "
                 f"{config.layout.name!r} has {n} cells"
             )
@@ -136,26 +125,58 @@ class Game:
         ids = [c.id for c in coasters]
         dup = sorted({i for i in ids if ids.count(i) > 1})
         if dup:
-            raise ValueError(f"each coaster exists once; the board repeats {', '.join(dup)}")
+            raise PinastatsError(f"each coaster exists once; the board repeats {', '.join(dup)}")
         state = cls._empty_state(config)
-        state[0][:] = [index[c.id] for c in coasters]
+        state.cell_coaster[:] = [index[c.id] for c in coasters]
         if sides is None:
-            state[1][:] = config.sides
+            state.cell_side[:] = config.sides
         else:
             flat = [s for row in sides for s in row.strip().upper()]
             if len(flat) != n or set(flat) - {"A", "B"}:
-                raise ValueError(
+                raise PinastatsError(
                     f"sides must give 'A' or 'B' for each of the {n} cells, got {list(sides)}"
                 )
-            state[1][:] = [0 if s == "A" else 1 for s in flat]
+            state.cell_side[:] = [0 if s == "A" else 1 for s in flat]
         if not 0 <= first_player < config.players:
-            raise ValueError(f"first player must be 0 to {config.players - 1}, got {first_player}")
+            raise PinastatsError(f"first player must be 0 to {config.players - 1}, got {first_player}")
         K._start_game(state, first_player, config.start_scores, config.rules.tokens)
         return cls(config, state)
 
+    @classmethod
+    def from_state(cls, config: GameConfig, state: GameState, *, judge: bool = False) -> Game:
+        """A game on given arrays (checked against the config's shapes and the rules).
+
+        With ``judge=True`` the position is judged as at the end of the previous
+        turn (``status.turn`` counting the turns of the round so far): a full line
+        has won, a score at the target or an empty reserve triggers the end, and
+        a complete round then ends the game — the same end check the engine runs
+        after every turn.
+        """
+        n, p = config.layout.n_cells, config.players
+        expected = empty_state(n, p)
+        for name, want, got in zip(GameState._fields, expected, state, strict=True):
+            if got.shape != want.shape or got.dtype != want.dtype:
+                raise PinastatsError(
+                    f"state.{name} must have shape {want.shape} and dtype {want.dtype}, "
+                    f"got {got.shape} {got.dtype}"
+                )
+        spaces = state.spaces
+        if ((spaces < -1) | (spaces >= p)).any():
+            raise PinastatsError(f"state.spaces hold seats 0 to {p - 1} or -1, got {spaces.tolist()}")
+        if ((state.cell_side == 0) & (spaces[:, 1] >= 0)).any():
+            raise PinastatsError("a side-A coaster has one token space; state.spaces[:, 1] must be -1")
+        status = state.status[0]
+        if not (0 <= status["first"] < p and 0 <= status["to_move"] < p):
+            raise PinastatsError(f"state.status: first and to_move must be seats 0 to {p - 1}")
+        game = cls(config, state)
+        if judge:
+            mover = (int(status["to_move"]) - 1) % p
+            K._judge(config.board, state, mover)
+        return game
+
     def copy(self) -> Game:
         """An independent copy of the game."""
-        return Game(self.config, tuple(a.copy() for a in self.state))
+        return Game(self.config, copy_state(self._state))
 
     # ------------------------------------------------------------ reading
 
@@ -167,42 +188,42 @@ class Game:
     @property
     def to_move(self) -> int:
         """The player whose turn it is (0-based seat)."""
-        return int(self.state[4][S_TO_MOVE])
+        return int(self._state.status[0]["to_move"])
 
     @property
     def first_player(self) -> int:
         """The seat that played first."""
-        return int(self.state[4][S_FIRST])
+        return int(self._state.status[0]["first"])
 
     @property
     def turn(self) -> int:
         """Turns completed so far."""
-        return int(self.state[4][S_TURN])
+        return int(self._state.status[0]["turn"])
 
     @property
     def scores(self) -> tuple[int, ...]:
         """Score of each seat."""
-        return tuple(int(x) for x in self.state[3][:, P_SCORE])
+        return tuple(int(x) for x in self._state.players["score"])
 
     @property
     def reserves(self) -> tuple[int, ...]:
         """Tokens each seat still has to place."""
-        return tuple(int(x) for x in self.state[3][:, P_RESERVE])
+        return tuple(int(x) for x in self._state.players["reserve"])
 
     @property
     def last_placed(self) -> tuple[int, ...]:
         """Recency clock of each seat's last placement (0 = never placed)."""
-        return tuple(int(x) for x in self.state[3][:, P_LAST_PLACED])
+        return tuple(int(x) for x in self._state.players["last_placed"])
 
     @property
     def end_reason(self) -> EndReason:
         """How the game ended (``ONGOING`` while it runs)."""
-        return EndReason(int(self.state[4][S_REASON]))
+        return EndReason(int(self._state.status[0]["reason"]))
 
     @property
     def trigger(self) -> Trigger:
         """What triggered the end, if anything."""
-        return Trigger(int(self.state[4][S_TRIGGER]))
+        return Trigger(int(self._state.status[0]["trigger"]))
 
     @property
     def is_over(self) -> bool:
@@ -212,20 +233,26 @@ class Game:
     @property
     def winner(self) -> int | None:
         """The winning seat, or None (game running, draw or turn limit)."""
-        w = int(self.state[4][S_WINNER])
+        w = int(self._state.status[0]["winner"])
         return None if w < 0 else w
 
     def coaster(self, cell: int) -> Coaster:
         """The coaster lying on a cell."""
-        return self.config.catalogue.coasters[int(self.state[0][self._check_cell(cell)])]
+        return self.config.catalogue.coasters[int(self._state.cell_coaster[self._check_cell(cell)])]
 
     def side(self, cell: int) -> str:
         """The side ('A' or 'B') a cell's coaster shows."""
-        return "AB"[int(self.state[1][self._check_cell(cell)])]
+        return "AB"[int(self._state.cell_side[self._check_cell(cell)])]
 
     def tokens(self, cell: int) -> tuple[int, ...]:
-        """The seats with a token on a cell, in space order."""
-        return tuple(int(t) for t in self.state[2][self._check_cell(cell)] if t >= 0)
+        """The seats with a token on a cell, in space order (free spaces left out)."""
+        return tuple(int(t) for t in self._state.spaces[self._check_cell(cell)] if t >= 0)
+
+    def spaces(self, cell: int) -> tuple[int | None, ...]:
+        """The seat on each token space of a cell (``None``: free); one space on side A."""
+        cell = self._check_cell(cell)
+        n = 1 + int(self._state.cell_side[cell])
+        return tuple(None if t < 0 else int(t) for t in self._state.spaces[cell, :n])
 
     def board_frame(self) -> pd.DataFrame:
         """The board as a table: one row per cell."""
@@ -250,7 +277,7 @@ class Game:
     def _check_cell(self, cell: int) -> int:
         n = self.config.layout.n_cells
         if isinstance(cell, bool) or not isinstance(cell, int | np.integer) or not 0 <= cell < n:
-            raise ValueError(f"cell must be 0 to {n - 1}, got {cell!r}")
+            raise PinastatsError(f"cell must be a whole number from 0 to {n - 1}, got {cell!r}")
         return int(cell)
 
     def _hand(self, dice: Sequence[int]) -> int:
@@ -266,12 +293,13 @@ class Game:
         """Every cell the player to move may place on with these final dice."""
         hand = self._hand(dice)
         legal = np.zeros(self.config.layout.n_cells, dtype=np.bool_)
-        K._legal_cells(self._board, self.state, self.to_move, hand, legal)
+        board, state = self.config.board, self._state
+        K._legal_cells(board, state, self.to_move, hand, legal)
         out = []
         for cell in (int(x) for x in np.flatnonzero(legal)):
             r, c = self.config.layout.cells[cell]
             coaster = self.coaster(cell)
-            points = int(K._placement_points(self._board, self.state, self.to_move, cell))
+            points = int(K._placement_points(board, state, self.to_move, cell))
             out.append(Placement(cell, r, c, coaster.id, coaster.combination.value, points))
         return out
 
@@ -283,14 +311,16 @@ class Game:
             return f"the game is over ({self.end_reason.name})"
         player = self.to_move
         name = self.coaster(cell).combination.value
-        reason = int(K._placement_error(self._board, self.state, player, cell, hand))
+        reason = PlacementRule(
+            int(K._placement_error(self.config.board, self._state, player, cell, hand))
+        )
         messages = {
-            K.NO_RESERVE: f"player {player} has no token left in reserve",
-            K.NO_MATCH: (
+            PlacementRule.NO_RESERVE: f"player {player} has no token left in reserve",
+            PlacementRule.NO_MATCH: (
                 f"the dice {sorted(dice)} do not show {name}, the combination of cell {cell}"
             ),
-            K.OWN_TOKEN: f"player {player} already has a token on {name} (cell {cell})",
-            K.COASTER_FULL: f"the coaster {name} on cell {cell} has no free space",
+            PlacementRule.OWN_TOKEN: f"player {player} already has a token on {name} (cell {cell})",
+            PlacementRule.COASTER_FULL: f"the coaster {name} on cell {cell} has no free space",
         }
         return messages.get(reason)
 
@@ -302,26 +332,26 @@ class Game:
         reason = self.why_illegal(cell, dice)
         if reason is not None:
             raise IllegalMoveError(f"illegal placement: {reason}")
-        points = int(K._place(self._board, self.state, self.to_move, int(cell)))
-        K._end_turn(self._board, self.state)
+        points = int(K._place(self.config.board, self._state, self.to_move, int(cell)))
+        K._end_turn(self.config.board, self._state)
         return points
 
     def happy_hour_options(self, effect: HappyHourEffect | int) -> list[int]:
         """Encoded choices of a Happy Hour effect for the mover (empty: cannot apply)."""
-        effect = HappyHourEffect(effect)
+        effect = _effect(effect)
         out = np.zeros(2 * self.config.layout.n_cells**2 + 1, dtype=np.int64)
-        n = K._happy_hour_options(self._board, self.state, self.to_move, int(effect), out)
+        n = HH._happy_hour_options(self.config.board, self._state, self.to_move, int(effect), out)
         return [int(x) for x in out[:n]]
 
     def decode_happy_hour(self, effect: HappyHourEffect | int, option: int) -> dict[str, int]:
         """A readable form of an encoded Happy Hour option."""
-        effect = HappyHourEffect(effect)
+        effect = _effect(effect)
         n = self.config.layout.n_cells
         if effect is HappyHourEffect.MOVE_OTHER_TOKEN:
             cell, space = divmod(option // n, 2)
             return {
                 "from_cell": cell,
-                "owner": int(self.state[2][cell, space]),
+                "owner": int(self._state.spaces[cell, space]),
                 "to_cell": option % n,
             }
         if effect in (HappyHourEffect.REMOVE_OWN_TOKEN, HappyHourEffect.FLIP_COASTER):
@@ -329,24 +359,43 @@ class Game:
         return {}
 
     def end_turn_without_placement(
-        self, dice: Sequence[int], happy_hour: int | None = None, option: int | None = None
+        self,
+        dice: Sequence[int],
+        happy_hour: int | None = None,
+        option: int | None = None,
+        *,
+        rolls_used: int | None = None,
     ) -> None:
         """End the mover's turn with no token placed (only when none can be placed).
 
-        With the Happy Hour variant, ``happy_hour`` is the die rolled (1-6) and
-        ``option`` the choice among :meth:`happy_hour_options` when it has any.
+        ``rolls_used`` is how many rolls the turn made (default: all of them).
+        With the Happy Hour variant, a turn that used all its rolls rolls the die:
+        ``happy_hour`` is the face rolled (1-6) and ``option`` the choice among
+        :meth:`happy_hour_options` when it has several. A turn that stopped
+        early passes: no die.
         """
         self._check_ongoing()
+        rolls = self.config.rules.rolls
+        if rolls_used is None:
+            rolls_used = rolls
+        if isinstance(rolls_used, bool) or not isinstance(rolls_used, int | np.integer) or not (
+            1 <= rolls_used <= rolls
+        ):
+            raise PinastatsError(f"rolls used must be a whole number from 1 to {rolls}, got {rolls_used!r}")
         legal = self.legal_placements(dice)
         if legal:
             raise IllegalMoveError(
                 "illegal pass: placing is compulsory when the dice match an open coaster "
                 f"(cells {[p.cell for p in legal]})"
             )
-        if self.config.rules.happy_hour:
+        board, state = self.config.board, self._state
+        if self.config.rules.happy_hour and rolls_used == rolls:
             if happy_hour is None:
-                raise ValueError("the Happy Hour variant is on: give the die rolled (1-6)")
-            effect = HappyHourEffect(happy_hour)
+                raise PinastatsError(
+                    f"the Happy Hour variant is on and the turn used all {rolls} rolls: "
+                    "give the die rolled (1-6)"
+                )
+            effect = _effect(happy_hour)
             options = self.happy_hour_options(effect)
             if options:
                 if option is None:
@@ -355,7 +404,20 @@ class Game:
                     raise IllegalMoveError(
                         f"Happy Hour {effect.name}: choose one of {options}, got {option!r}"
                     )
-                K._apply_happy_hour(self._board, self.state, self.to_move, int(effect), option)
+                HH._apply_happy_hour(board, state, self.to_move, int(effect), option)
         elif happy_hour is not None:
-            raise ValueError("the Happy Hour variant is off; no die to roll")
-        K._end_turn(self._board, self.state)
+            why = (
+                "the Happy Hour variant is off"
+                if not self.config.rules.happy_hour
+                else f"the turn stopped after {rolls_used} of {rolls} rolls (Happy Hour comes "
+                "only after the last roll)"
+            )
+            raise IllegalMoveError(f"no Happy Hour die to roll: {why}")
+        K._end_turn(board, state)
+
+
+def _effect(face: int | HappyHourEffect) -> HappyHourEffect:
+    """The Happy Hour effect of a die face, checked."""
+    if isinstance(face, bool) or face not in set(HappyHourEffect):
+        raise PinastatsError(f"the Happy Hour die shows 1 to 6, got {face!r}")
+    return HappyHourEffect(face)

@@ -25,22 +25,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from pinastats.game import _kernels as K
-from pinastats.game._slots import (
-    P_LAST_PLACED,
-    P_RESERVE,
-    P_SCORE,
-    S_PLACEMENTS,
-    S_REASON,
-    S_TO_MOVE,
-    S_TRIGGER,
-    S_TURN,
-    S_WINNER,
-)
 from pinastats.game.catalogue import Catalogue, load_catalogue
 from pinastats.game.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from pinastats.game.game import Game
 from pinastats.game.layout import load_layout
-from pinastats.game.rules import EndReason, Rules, Trigger
+from pinastats.game.rules import Rules
 
 REQUIRED = ("players", "board", "tokens", "scores", "to_move")
 OPTIONAL = ("sides", "layout", "first_player", "last_placed")
@@ -134,7 +123,7 @@ def game_from_position(
             isinstance(s, int) and not isinstance(s, bool) for s in seats
         ):
             raise PositionError(f"tokens of cell {cell} must be a list of seats, got {seats!r}")
-        spaces = 1 + int(game.state[1][cell])
+        spaces = 1 + int(game.state.cell_side[cell])
         if len(seats) > spaces:
             raise PositionError(
                 f"cell {cell} ({game.coaster(cell).id}, side {game.side(cell)}) "
@@ -145,7 +134,7 @@ def game_from_position(
         for space, seat in enumerate(seats):
             if not 0 <= seat < players:
                 raise PositionError(f"cell {cell}: no seat {seat} among {players} players")
-            game.state[2][cell, space] = seat
+            game.state.spaces[cell, space] = seat
             placed[seat] += 1
             clock += 1
     last = data.get("last_placed", [0] * players)
@@ -164,32 +153,25 @@ def game_from_position(
                 f"seat {seat} has {placed[seat]} tokens on the board; "
                 f"each player has {config.rules.tokens}"
             )
-        game.state[3][seat, P_RESERVE] = reserve
-        game.state[3][seat, P_SCORE] = scores[seat]
-        game.state[3][seat, P_LAST_PLACED] = last[seat]
-    game.state[4][S_PLACEMENTS] = max(clock, *last)
-    game.state[4][S_TO_MOVE] = to_move
-    game.state[4][S_TURN] = (to_move - first) % players  # turns played in the current round
+        player = game.state.players[seat]
+        player["reserve"] = reserve
+        player["score"] = scores[seat]
+        player["last_placed"] = last[seat]
+    status = game.state.status[0]
+    status["placements"] = max(clock, *last)
+    status["to_move"] = to_move
+    status["turn"] = (to_move - first) % players  # turns played in the current round
     _judge(game)
     return game
 
 
 def _judge(game: Game) -> None:
-    """Apply the end check to a loaded position (as after the previous turn)."""
-    board, state = game.config.board_arrays, game.state
+    """Apply the engine's end check to a loaded position (as after the previous turn)."""
+    board, state = game.config.board, game.state
     lines = [p for p in range(game.players) if K._has_line(board, state, p)]
     if len(lines) > 1:
         raise PositionError(f"seats {lines} each hold a full line; only one can have won")
-    status = state[4]
-    if lines:
-        status[S_WINNER], status[S_REASON] = lines[0], EndReason.PINA_COLADICE
-        return
-    if max(game.scores) >= game.config.rules.target_score:
-        status[S_TRIGGER] = Trigger.SCORE
-    elif min(game.reserves) == 0:
-        status[S_TRIGGER] = Trigger.TOKENS
-    if status[S_TRIGGER] != Trigger.NONE and status[S_TURN] == 0:
-        K._decide_by_score(state)
+    Game.from_state(game.config, state, judge=True)
 
 
 def position_of(game: Game) -> dict[str, Any]:

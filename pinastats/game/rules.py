@@ -5,8 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-import numpy as np
-import numpy.typing as npt
+from pinastats.errors import PinastatsError
+
+MAX_ROLLS = 6
+"""The most rolls per turn the engine plays (the agents' turn DP is solved per roll)."""
+
+
+class RulesError(PinastatsError):
+    """A rule option out of its range; the message names the option and the range."""
 
 
 class EndReason(IntEnum):
@@ -39,6 +45,21 @@ class Trigger(IntEnum):
     """A player placed their last reserve token."""
 
 
+class PlacementRule(IntEnum):
+    """Why a placement is refused, in the order the rules are checked (``OK``: it is legal)."""
+
+    OK = 0
+    """The placement is legal."""
+    NO_RESERVE = 1
+    """The player has no token left in reserve."""
+    NO_MATCH = 2
+    """The final dice do not show the coaster's combination."""
+    OWN_TOKEN = 3
+    """The player already has a token on the coaster."""
+    COASTER_FULL = 4
+    """Every token space of the coaster is taken."""
+
+
 class HappyHourEffect(IntEnum):
     """The six faces of the Happy Hour die (variant)."""
 
@@ -66,6 +87,7 @@ class Rules:
         happy_hour: play the Happy Hour variant.
         negative_scores: Happy Hour's "lose 3" may go below 0 (Board Game Arena).
         max_turns: safety limit on the number of turns of a game (ends as TURN_LIMIT).
+        rolls: rolls allowed per turn (3; the first roll and up to ``rolls - 1`` re-rolls).
     """
 
     target_score: int = 20
@@ -73,22 +95,17 @@ class Rules:
     happy_hour: bool = False
     negative_scores: bool = False
     max_turns: int = 1000
+    rolls: int = 3
 
     def __post_init__(self) -> None:
         for name in ("target_score", "tokens", "max_turns"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"rules: {name} must be a whole number >= 1, got {value!r}")
+                raise RulesError(f"rules: {name} must be a whole number >= 1, got {value!r}")
+        for name in ("happy_hour", "negative_scores"):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"rules: {name} must be True or False, got {getattr(self, name)!r}")
+        rolls = self.rolls
+        if isinstance(rolls, bool) or not isinstance(rolls, int) or not 1 <= rolls <= MAX_ROLLS:
+            raise RulesError(f"rules: rolls must be a whole number from 1 to {MAX_ROLLS}, got {rolls!r}")
 
-    def to_array(self) -> npt.NDArray[np.int64]:
-        """The options as the int64 vector the kernels read (see ``_layout``)."""
-        return np.array(
-            [
-                self.target_score,
-                self.tokens,
-                int(self.happy_hour),
-                int(self.negative_scores),
-                self.max_turns,
-            ],
-            dtype=np.int64,
-        )

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from pinastats.agents.builtin import Agent
-from pinastats.agents.tables import DEFAULT_ROLLS, turn_tables, workspace
+from pinastats.agents.tables import turn_tables, workspace
+from pinastats.game._state import empty_state
 from pinastats.game.config import GameConfig
-from pinastats.game.game import Game
 from pinastats.simulation._kernels import _play_games
+
+IntArray = npt.NDArray[np.int64]
 
 CHUNK_FIELDS = (
     "first",
@@ -24,6 +27,29 @@ CHUNK_FIELDS = (
     "placed",
     "owners",
 )
+
+
+class ChunkSetup(NamedTuple):
+    """How each game of a chunk is set up (read by the chunk kernel)."""
+
+    sides: IntArray  # (n_cells,) side of each cell at setup
+    start_scores: IntArray  # (n_players,) scores in turn order
+    tokens_each: int  # tokens in each reserve
+    first_seat: int  # -1: the first player is drawn
+
+
+class ChunkOutput(NamedTuple):
+    """One row per game of a chunk (see :data:`CHUNK_FIELDS`)."""
+
+    first: IntArray
+    winner: IntArray
+    reason: IntArray
+    trigger: IntArray
+    turns: IntArray
+    line: IntArray
+    scores: IntArray  # (games, players)
+    placed: IntArray  # (games, players) tokens placed
+    owners: IntArray  # (games, n_coasters) seats bitmask, -1 not dealt
 
 
 @dataclass(frozen=True)
@@ -42,33 +68,29 @@ class ChunkSpec:
     first_seat: int  # -1: random first player
 
 
-def run_chunk(spec: ChunkSpec) -> dict[str, npt.NDArray[np.int64]]:
+def run_chunk(spec: ChunkSpec) -> dict[str, IntArray]:
     """Play the chunk's games; return the per-game arrays of :data:`CHUNK_FIELDS`."""
     config = spec.config
     n, p = spec.games, config.players
-    out = {name: np.zeros(n, dtype=np.int64) for name in CHUNK_FIELDS[:6]}
-    out["scores"] = np.zeros((n, p), dtype=np.int64)
-    out["placed"] = np.zeros((n, p), dtype=np.int64)
-    out["owners"] = np.zeros((n, len(config.catalogue)), dtype=np.int64)
-    state = Game._empty_state(config)
-    kinds = np.array([a.code for a in spec.agents], dtype=np.int64)
-    params = np.stack([a.param_vector() for a in spec.agents])
-    _play_games(
-        config.board_arrays,
-        state,
-        turn_tables(),
-        workspace(config.layout.n_cells),
-        kinds,
-        params,
-        np.random.default_rng(spec.seed),
-        spec.first_seat,
-        config.sides,
-        config.start_scores,
-        config.rules.tokens,
-        DEFAULT_ROLLS,
-        *(out[name] for name in CHUNK_FIELDS),
+    out = ChunkOutput(
+        *(np.zeros(n, dtype=np.int64) for _ in CHUNK_FIELDS[:6]),
+        scores=np.zeros((n, p), dtype=np.int64),
+        placed=np.zeros((n, p), dtype=np.int64),
+        owners=np.zeros((n, len(config.catalogue)), dtype=np.int64),
     )
-    return out
+    setup = ChunkSetup(config.sides, config.start_scores, config.rules.tokens, spec.first_seat)
+    _play_games(
+        config.board,
+        empty_state(config.layout.n_cells, p),
+        turn_tables(config.rules.rolls),
+        workspace(config),
+        np.array([a.code for a in spec.agents], dtype=np.int64),
+        np.stack([a.param_vector() for a in spec.agents]),
+        np.random.default_rng(spec.seed),
+        setup,
+        out,
+    )
+    return out._asdict()
 
 
 def warm_up() -> bool:

@@ -13,16 +13,24 @@ import numpy as np
 
 from pinastats.agents._rollout import _agent_turn
 from pinastats.agents.builtin import Agent, make_agent
-from pinastats.agents.tables import DEFAULT_ROLLS, turn_tables
+from pinastats.agents.tables import turn_tables
 from pinastats.dice.hands import dice_tables
+from pinastats.errors import PinastatsError
+from pinastats.game import _happy_hour as HHK
 from pinastats.game import _kernels as GK
-from pinastats.game.game import Game, Seed, as_generator
+from pinastats.game.game import Game, IllegalMoveError, Seed, as_generator
 from pinastats.game.rules import HappyHourEffect
 
 
 @dataclass
 class TurnRecord:
-    """What happened in one turn played by :func:`play_turn`."""
+    """What happened in one turn played by :func:`play_turn`.
+
+    ``rolls`` holds the dice after each roll (so ``rolls_used`` is its length),
+    ``keeps`` the dice kept before each re-roll. ``happy_hour`` is the die rolled
+    (only after a turn that used all its rolls and could place nothing) and
+    ``happy_hour_option`` the choice made (``None``: the effect could not apply).
+    """
 
     player: int
     rolls: list[tuple[int, ...]] = field(default_factory=list)
@@ -32,21 +40,32 @@ class TurnRecord:
     happy_hour: HappyHourEffect | None = None
     happy_hour_option: int | None = None
 
+    @property
+    def rolls_used(self) -> int:
+        """How many times the dice were rolled this turn."""
+        return len(self.rolls)
+
 
 def _roll(rng: np.random.Generator, keep: Sequence[int]) -> tuple[int, ...]:
+    """Keep ``keep``, roll the other dice with the engine's roll kernel; the new dice."""
     t = dice_tables()
     tables = turn_tables()
-    hand = GK._roll(rng, tables[6], tables[7], t.keep_index(keep))
+    hand = GK._roll(rng, tables.keep_counts, tables.key_to_hand, t.keep_index(keep))
     return tuple(int(d) for d in t.hand_dice[hand])
 
 
 def play_turn(game: Game, agent: Agent, rng: np.random.Generator) -> TurnRecord:
-    """Play the mover's turn step by step in Python, with the agent's decisions."""
+    """Play the mover's turn step by step in Python, with the agent's decisions.
+
+    The phases and the random draws are those of the kernel turn
+    (:mod:`pinastats.agents._turn`): the same seed plays the same turn.
+    """
     record = TurnRecord(player=game.to_move)
+    rolls = game.config.rules.rolls
     agent.start_turn(game)
     dice = _roll(rng, ())
     record.rolls.append(dice)
-    for rolls_left in range(DEFAULT_ROLLS - 1, 0, -1):
+    for rolls_left in range(rolls - 1, 0, -1):
         keep = agent.choose_keep(game, dice, rolls_left, rng)
         if keep == dice:
             break
@@ -58,29 +77,31 @@ def play_turn(game: Game, agent: Agent, rng: np.random.Generator) -> TurnRecord:
         record.points = game.place(record.cell, dice)
         return record
     effect = option = None
-    if game.config.rules.happy_hour:
-        effect = HappyHourEffect(int(rng.random() * 6.0) + 1)
+    if game.config.rules.happy_hour and record.rolls_used == rolls:
+        effect = HappyHourEffect(int(HHK._draw_happy_hour(rng)))
         options = game.happy_hour_options(effect)
         if options:
             option = agent.choose_happy_hour(game, effect, options, rng)
         record.happy_hour, record.happy_hour_option = effect, option
-    game.end_turn_without_placement(dice, None if effect is None else int(effect), option)
+    game.end_turn_without_placement(
+        dice, None if effect is None else int(effect), option, rolls_used=record.rolls_used
+    )
     return record
 
 
 def play_turn_fast(game: Game, agent: Agent, rng: np.random.Generator) -> bool:
     """Play the mover's turn in one kernel call; return True when the game is over."""
-    scratch = agent._scratch(game)
+    if game.is_over:
+        raise IllegalMoveError(f"the game is over ({game.end_reason.name})")
     return bool(
         _agent_turn(
             agent.code,
             agent.param_vector(),
-            game._board,
+            game.config.board,
             game.state,
-            turn_tables(),
-            scratch,
+            turn_tables(game.config.rules.rolls),
+            agent._work(game),
             rng,
-            DEFAULT_ROLLS,
         )
     )
 
@@ -90,7 +111,7 @@ def play_game(
 ) -> Game:
     """Play ``game`` to its end; ``agents[p]`` plays seat ``p``. Returns the game."""
     if len(agents) != game.players:
-        raise ValueError(f"{len(agents)} agents for {game.players} players")
+        raise PinastatsError(f"{len(agents)} agents for {game.players} players: name one per seat")
     seats = [make_agent(a) for a in agents]
     rng = as_generator(seed)
     while not game.is_over:
