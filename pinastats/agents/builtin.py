@@ -138,7 +138,8 @@ class Agent:
         return entry[1]
 
     def _prepared(self, game: Game) -> list[bytes]:
-        return self._scratch[(threading.get_ident(), id(game.config))][2]
+        prepared: list[bytes] = self._scratch[(threading.get_ident(), id(game.config))][2]
+        return prepared
 
     def start_turn(self, game: Game) -> None:
         """Solve what this turn's decisions need (the DP stages for ``ev``/``strategic``)."""

@@ -25,7 +25,6 @@ def _draw_happy_hour(rng):
     return int(rng.random() * 6.0) + 1
 
 
-
 @jit
 def _happy_hour_options(board, game, seat, effect, out):
     """Write the choices of a Happy Hour effect into ``out``; return their number.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pinastats._jit import jit, jit_inline
+from pinastats._jit import jit_inline
 from pinastats.game._state import NO_SEAT
 from pinastats.game.rules import EndReason, PlacementRule, Trigger
 
@@ -105,7 +105,7 @@ def _cell_combination(board, game, cell):
 
 @jit_inline
 def _placement_error(board, game, seat, cell, hand):
-    """``PLACE_OK`` if ``seat`` may place on ``cell`` with final hand ``hand``, else the rule broken.
+    """``PLACE_OK`` if ``seat`` may place on ``cell`` with final hand ``hand``, else the rule.
 
     Checked in order: a token in reserve, dice showing the coaster's combination,
     no own token on it, a free space.

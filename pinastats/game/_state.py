@@ -116,7 +116,13 @@ def empty_state(n_cells: int, n_players: int) -> GameState:
 
 def copy_state(state: GameState) -> GameState:
     """An independent copy of ``state``."""
-    return GameState(*(a.copy() for a in state))
+    return GameState(
+        state.cell_coaster.copy(),
+        state.cell_side.copy(),
+        state.spaces.copy(),
+        state.players.copy(),
+        state.status.copy(),
+    )
 
 
 def states_equal(a: GameState, b: GameState) -> bool:

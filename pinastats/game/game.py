@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -48,7 +47,9 @@ def _config(players: int | None, config: GameConfig | None) -> GameConfig:
     if config is None:
         return GameConfig(players=2 if players is None else players)
     if players is not None and players != config.players:
-        raise PinastatsError(f"players={players} disagrees with the config's {config.players} players")
+        raise PinastatsError(
+            f"players={players} disagrees with the config's {config.players} players"
+        )
     return config
 
 
@@ -138,7 +139,9 @@ class Game:
                 )
             state.cell_side[:] = [0 if s == "A" else 1 for s in flat]
         if not 0 <= first_player < config.players:
-            raise PinastatsError(f"first player must be 0 to {config.players - 1}, got {first_player}")
+            raise PinastatsError(
+                f"first player must be 0 to {config.players - 1}, got {first_player}"
+            )
         K._start_game(state, first_player, config.start_scores, config.rules.tokens)
         return cls(config, state)
 
@@ -162,9 +165,13 @@ class Game:
                 )
         spaces = state.spaces
         if ((spaces < -1) | (spaces >= p)).any():
-            raise PinastatsError(f"state.spaces hold seats 0 to {p - 1} or -1, got {spaces.tolist()}")
+            raise PinastatsError(
+                f"state.spaces hold seats 0 to {p - 1} or -1, got {spaces.tolist()}"
+            )
         if ((state.cell_side == 0) & (spaces[:, 1] >= 0)).any():
-            raise PinastatsError("a side-A coaster has one token space; state.spaces[:, 1] must be -1")
+            raise PinastatsError(
+                "a side-A coaster has one token space; state.spaces[:, 1] must be -1"
+            )
         status = state.status[0]
         if not (0 <= status["first"] < p and 0 <= status["to_move"] < p):
             raise PinastatsError(f"state.status: first and to_move must be seats 0 to {p - 1}")
@@ -378,10 +385,14 @@ class Game:
         rolls = self.config.rules.rolls
         if rolls_used is None:
             rolls_used = rolls
-        if isinstance(rolls_used, bool) or not isinstance(rolls_used, int | np.integer) or not (
-            1 <= rolls_used <= rolls
+        if (
+            isinstance(rolls_used, bool)
+            or not isinstance(rolls_used, int | np.integer)
+            or not (1 <= rolls_used <= rolls)
         ):
-            raise PinastatsError(f"rolls used must be a whole number from 1 to {rolls}, got {rolls_used!r}")
+            raise PinastatsError(
+                f"rolls used must be a whole number from 1 to {rolls}, got {rolls_used!r}"
+            )
         legal = self.legal_placements(dice)
         if legal:
             raise IllegalMoveError(

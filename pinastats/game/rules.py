@@ -104,8 +104,11 @@ class Rules:
                 raise RulesError(f"rules: {name} must be a whole number >= 1, got {value!r}")
         for name in ("happy_hour", "negative_scores"):
             if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"rules: {name} must be True or False, got {getattr(self, name)!r}")
+                raise RulesError(
+                    f"rules: {name} must be True or False, got {getattr(self, name)!r}"
+                )
         rolls = self.rolls
         if isinstance(rolls, bool) or not isinstance(rolls, int) or not 1 <= rolls <= MAX_ROLLS:
-            raise RulesError(f"rules: rolls must be a whole number from 1 to {MAX_ROLLS}, got {rolls!r}")
-
+            raise RulesError(
+                f"rules: rolls must be a whole number from 1 to {MAX_ROLLS}, got {rolls!r}"
+            )

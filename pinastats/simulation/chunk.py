@@ -72,8 +72,16 @@ def run_chunk(spec: ChunkSpec) -> dict[str, IntArray]:
     """Play the chunk's games; return the per-game arrays of :data:`CHUNK_FIELDS`."""
     config = spec.config
     n, p = spec.games, config.players
+    def per_game() -> IntArray:
+        return np.zeros(n, dtype=np.int64)
+
     out = ChunkOutput(
-        *(np.zeros(n, dtype=np.int64) for _ in CHUNK_FIELDS[:6]),
+        first=per_game(),
+        winner=per_game(),
+        reason=per_game(),
+        trigger=per_game(),
+        turns=per_game(),
+        line=per_game(),
         scores=np.zeros((n, p), dtype=np.int64),
         placed=np.zeros((n, p), dtype=np.int64),
         owners=np.zeros((n, len(config.catalogue)), dtype=np.int64),
