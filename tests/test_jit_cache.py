@@ -183,24 +183,25 @@ def test_digest_follows_the_kernel_sources_only(copy: Path) -> None:
         return changed
 
     assert changed_by(package / "game" / "_kernels.py", "# edited\n")
-    assert changed_by(package / "game" / "_slots.py", "# edited\n")  # constants of the kernels
+    assert changed_by(package / "probe" / "bonus.py", "# edited\n")
+    assert changed_by(package / "probe" / "steps.py", "# edited\n")  # a kernel's constants
     assert changed_by(package / "_jit.py", "# edited\n")
     assert not changed_by(package / "cli" / "main.py", "# edited\n")
-    assert not changed_by(package / "game" / "game.py", "# edited\n")  # calls kernels, is none
-    assert changed_by(package / "game" / "_new.py", "from .._jit import jit\n")  # a new kernel
-    assert not changed_by(package / "game" / "_other.py", "X = 1\n")  # a new plain module
+    assert changed_by(package / "probe" / "new.py", "from .._jit import jit\n")  # a new kernel
+    assert not changed_by(package / "probe" / "other.py", "X = 1\n")  # a new plain module
 
 
-def test_kernel_sources_of_the_package() -> None:
-    package = ROOT / "pinastats"
+def test_kernel_sources_of_the_package(copy: Path) -> None:
+    package = copy / "pinastats"
     found = {p.relative_to(package).as_posix() for p in kernel_sources(package)}
     kernel_modules = {
         p.relative_to(package).as_posix()
         for p in package.rglob("*.py")
         if "from pinastats._jit import" in p.read_text()
     }
-    assert kernel_modules  # the scan below is not vacuous
-    assert found >= kernel_modules | {"_jit.py", "game/_slots.py"}
+    assert {"game/_kernels.py", "probe/bonus.py", "probe/total.py"} <= kernel_modules
+    assert found >= kernel_modules | {"_jit.py", "probe/steps.py"}
+    assert "probe/__init__.py" not in found  # imported by no kernel module
     assert not any(name.startswith(("cli/", "report/")) for name in found)
 
 
