@@ -149,13 +149,15 @@ def test_grid_5x5() -> None:
 
 def test_cross_explicit_cells_and_lines() -> None:
     layout = load_layout("cross")
-    assert (layout.n_cells, layout.n_lines, layout.shape) == (20, 12, (6, 6))
+    assert (layout.n_cells, layout.n_lines, layout.shape) == (20, 16, (6, 6))
     assert all(len(line) == 4 for line in layout.line_cells())
-    # explicit lines equal the straight across/down runs of 4 of the shape
-    runs = [r for r in run_lines(layout.cells, 4) if r[0][0] == r[1][0] or r[0][1] == r[1][1]]
+    # explicit lines equal the straight runs of 4 of the shape, diagonals included
+    runs = run_lines(layout.cells, 4)
     assert {frozenset(layout.cell_index(*c) for c in run) for run in runs} == {
         frozenset(line) for line in layout.line_cells()
     }
+    diagonal = frozenset(layout.cell_index(r, c) for r, c in [(0, 2), (1, 3), (2, 4), (3, 5)])
+    assert diagonal in {frozenset(line) for line in layout.line_cells()}
     assert layout.diagram(3).splitlines()[2] == "BABBAB"
 
 
