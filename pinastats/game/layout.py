@@ -1,7 +1,11 @@
 """Board layouts: cells, neighbours, winning lines and the side of each coaster.
 
-A layout is data, not code: the shipped layouts are the JSON files of ``data/layouts``
-(installed as ``pinastats.data``; the format is described in ``data/layouts/README.md``).
+This module is the model (:class:`Layout`, built from coordinates by :meth:`Layout.build`);
+:mod:`pinastats.game.layout_file` reads and checks layout JSON files. The shipped layouts
+are the JSON files of ``data/layouts`` (installed as ``pinastats.data``; the format is
+described in ``data/layouts/README.md``); :func:`load_layout` and
+:func:`available_layouts` are importable from here too.
+
 A layout also fixes the side each coaster shows at setup for each number of players.
 Cells are numbered row-major (by row, then column). A cell's neighbours are the up to 8
 cells of the layout that surround it orthogonally and diagonally; a player whose tokens
@@ -19,29 +23,35 @@ BAAB
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib.resources import files
-from importlib.resources.abc import Traversable
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NoReturn, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from pinastats.errors import PinastatsError
 from pinastats.game.sides import Side
+
+__all__ = [
+    "NEIGHBOUR_SLOTS",
+    "REQUIRED_PLAYERS",
+    "Cell",
+    "Layout",
+    "LayoutError",
+    "available_layouts",
+    "grid_lines",
+    "load_layout",
+    "run_lines",
+]
 
 Cell = tuple[int, int]
 """A cell's ``(row, column)`` coordinates."""
 
 NEIGHBOUR_SLOTS = 8
 """Columns of :attr:`Layout.neighbours`: a cell has at most 8 neighbours."""
-
-REQUIRED_PLAYERS: tuple[int, ...] = (2, 3, 4)
-"""Player counts every layout file must give the sides for."""
 
 _DIRECTIONS: tuple[Cell, ...] = (
     (-1, -1),
@@ -54,11 +64,11 @@ _DIRECTIONS: tuple[Cell, ...] = (
     (1, 1),
 )
 _RUN_DIRECTIONS: tuple[Cell, ...] = ((0, 1), (1, 0), (1, 1), (1, -1))
-_FIELDS = ("name", "description", "cells", "lines", "sides")
-_NO_CELL = "."
+NO_CELL = "."
+"""The mark of a position of the bounding box without a cell (diagrams, side rows)."""
 
 
-class LayoutError(ValueError):
+class LayoutError(PinastatsError):
     """A layout that cannot be built, naming the file and the offending field."""
 
     def __init__(self, reason: str, *, source: str | None = None, field: str | None = None):
@@ -86,6 +96,10 @@ class Layout:
     - ``lines``: ``(n_lines, max_line_length)`` int64, the cells of each line, padded
       with -1;
     - ``sides``: player count -> the side of each cell (in cell order).
+
+    ``lines_note`` says in words which lines count and why (may be empty). Layouts are
+    shared (the shipped ones are loaded once per process), so nothing in one can be
+    changed: the arrays cannot even be made writeable again.
     """
 
     name: str
@@ -94,6 +108,7 @@ class Layout:
     neighbours: npt.NDArray[np.int64] = field(repr=False)
     lines: npt.NDArray[np.int64] = field(repr=False)
     sides: Mapping[int, tuple[Side, ...]] = field(repr=False)
+    lines_note: str = field(default="", repr=False)
     _index: dict[Cell, int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -108,13 +123,13 @@ class Layout:
         for array in (neighbours, lines):
             if array.size and (array.min() < -1 or array.max() >= n):
                 raise ValueError("neighbours and lines hold cell indices or -1")
-            array.setflags(write=False)
         sides = {int(p): tuple(Side.parse(s) for s in seq) for p, seq in self.sides.items()}
         if any(len(seq) != n for seq in sides.values()):
             raise ValueError("sides must give one side per cell")
         object.__setattr__(self, "cells", cells)
-        object.__setattr__(self, "neighbours", neighbours)
-        object.__setattr__(self, "lines", lines)
+        object.__setattr__(self, "neighbours", _read_only(neighbours))
+        object.__setattr__(self, "lines", _read_only(lines))
+        object.__setattr__(self, "lines_note", str(self.lines_note))
         object.__setattr__(self, "sides", MappingProxyType(dict(sorted(sides.items()))))
         object.__setattr__(self, "_index", {cell: i for i, cell in enumerate(cells)})
 
@@ -126,11 +141,13 @@ class Layout:
         lines: Iterable[Iterable[Cell]],
         sides: Mapping[int, Sequence[Side | str]],
         description: str = "",
+        lines_note: str = "",
     ) -> Layout:
         """Build a layout from cell coordinates, lines of coordinates and sides per player count.
 
         ``sides[p]`` lists one side per cell in the order ``cells`` are given; cells are
-        then numbered row-major and the neighbours derived. Raises :class:`LayoutError`.
+        then numbered row-major and the neighbours derived; ``lines_note`` says in words
+        which lines count and why. Raises :class:`LayoutError`.
 
         >>> tiny = Layout.build("tiny", [(0, 0), (0, 1), (1, 1)], [[(0, 0), (0, 1)]], {2: "AAB"})
         >>> tiny.neighbour_cells(0), tiny.line_cells(), tiny.sides_for(2)
@@ -140,7 +157,8 @@ class Layout:
         def fail(reason: str, where: str) -> NoReturn:
             raise LayoutError(reason, source=f"layout {name!r}", field=where)
 
-        return _assemble(name, description, list(cells), [list(x) for x in lines], sides, fail)
+        pieces = (list(cells), [list(x) for x in lines], sides)
+        return _assemble(name, description, *pieces, fail, lines_note=lines_note)
 
     # ------------------------------------------------------------ value semantics
 
@@ -152,7 +170,15 @@ class Layout:
 
     def _key(self) -> tuple[object, ...]:
         sides = tuple(self.sides.items())
-        return (self.name, self.description, self.cells, self.line_cells(), sides)
+        text = (self.name, self.description, self.lines_note)
+        return (*text, self.cells, self.line_cells(), sides)
+
+    def __reduce__(self) -> tuple[type[Layout], tuple[Any, ...]]:
+        """Pickle (and deep-copy) by the constructor's arguments, checked again on loading."""
+        arrays = (np.array(self.neighbours), np.array(self.lines))
+        sides = dict(self.sides)
+        args = (self.name, self.description, self.cells, *arrays, sides, self.lines_note)
+        return (type(self), args)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Layout) and self._key() == other._key()
@@ -233,7 +259,7 @@ class Layout:
         """
         marks = self.sides_for(players) if players is not None else ("o",) * self.n_cells
         rows, cols = self.shape
-        grid = [[_NO_CELL] * cols for _ in range(rows)]
+        grid = [[NO_CELL] * cols for _ in range(rows)]
         for (r, c), mark in zip(self.cells, marks, strict=True):
             grid[r][c] = str(mark)
         return "\n".join("".join(row) for row in grid)
@@ -249,6 +275,8 @@ def _assemble(
     lines: list[list[Cell]],
     sides: Mapping[int, Sequence[Side | str]],
     fail: _Fail,
+    *,
+    lines_note: str = "",
 ) -> Layout:
     """Check the pieces of a layout (reporting through ``fail``) and build it."""
     if not name.strip():
@@ -302,7 +330,15 @@ def _assemble(
     line_array = np.full((len(line_indices), width), -1, dtype=np.int64)
     for i, members in enumerate(line_indices):
         line_array[i, : len(members)] = members
-    return Layout(name, description, tuple(ordered), neighbours, line_array, by_player)
+    return Layout(name, description, tuple(ordered), neighbours, line_array, by_player, lines_note)
+
+
+def _read_only(array: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """A read-only view of a read-only array: its ``writeable`` flag cannot be set again."""
+    array.setflags(write=False)
+    view = array.view()
+    view.setflags(write=False)
+    return view
 
 
 def _check_cells(cells: list[Cell], fail: _Fail) -> list[Cell]:
@@ -350,193 +386,11 @@ def run_lines(cells: Iterable[Cell], length: int) -> list[list[Cell]]:
     return runs
 
 
-# ---------------------------------------------------------------- loading
-
-
-def _shipped() -> dict[str, Traversable]:
-    folder = files("pinastats.data") / "layouts"
-    return {
-        entry.name.removesuffix(".json").lower(): entry
-        for entry in folder.iterdir()
-        if entry.name.endswith(".json")
-    }
-
-
-def available_layouts() -> list[str]:
-    """Names of the layouts shipped with pinastats, sorted.
-
-    >>> "standard" in available_layouts()
-    True
-    """
-    return sorted(_shipped())
-
-
-def load_layout(name_or_path: str | Path = "standard") -> Layout:
-    """Load a shipped layout by name (case-insensitive) or a layout JSON file by path.
-
-    Raises :class:`LayoutError` for an unknown name (listing the shipped ones) or an
-    invalid file (naming the file and the field).
-    """
-    shipped = _shipped()
-    if isinstance(name_or_path, str) and name_or_path.strip().lower() in shipped:
-        resource = shipped[name_or_path.strip().lower()]
-        return _parse(resource.read_bytes(), str(resource))
-    path = Path(name_or_path)
-    text = str(name_or_path)
-    if isinstance(name_or_path, Path) or path.is_file() or "/" in text or text.endswith(".json"):
-        return _parse(path.read_bytes(), str(path))
-    close = difflib.get_close_matches(text.strip().lower(), list(shipped), n=3, cutoff=0.5)
-    hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-    raise LayoutError(
-        f"unknown layout {text!r}{hint} (shipped layouts: {', '.join(sorted(shipped))}; "
-        "or give the path of a layout JSON file)"
-    )
-
-
-def _parse(raw: bytes, source: str) -> Layout:
-    def fail(reason: str, where: str | None = None) -> NoReturn:
-        raise LayoutError(reason, source=source, field=where)
-
-    def no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        keys = [k for k, _ in pairs]
-        for k in keys:
-            if keys.count(k) > 1:
-                fail(f"key {k!r} appears twice in the same object")
-        return dict(pairs)
-
-    try:
-        data = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=no_duplicate_keys)
-    except UnicodeDecodeError as error:
-        fail(f"not UTF-8 text ({error})")
-    except json.JSONDecodeError as error:
-        fail(f"invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}")
-    if not isinstance(data, dict):
-        fail("the file must hold a JSON object")
-    for key in data:
-        if key not in _FIELDS and not key.startswith("_"):
-            close = difflib.get_close_matches(key, _FIELDS, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            fail(f"unknown field{hint} (fields: {', '.join(_FIELDS)}; '_'-prefixed keys are "
-                 "comments)", key)  # fmt: skip
-    for key in ("name", "cells", "lines", "sides"):
-        if key not in data:
-            fail("missing field", key)
-    name, description = data["name"], data.get("description", "")
-    if not isinstance(name, str):
-        fail("must be a string", "name")
-    if not isinstance(description, str):
-        fail("must be a string", "description")
-
-    cells, grid = _read_cells(data["cells"], fail)
-    _check_cells(cells, fail)
-    lines = _read_lines(data["lines"], cells, grid, fail)
-    sides = _read_sides(data["sides"], cells, fail)
-    return _assemble(name, description, cells, lines, sides, fail)
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _read_cell(value: object, where: str, fail: _Fail) -> Cell:
-    if not (isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)):
-        fail(f"a cell is [row, column] with two integers, not {json.dumps(value)}", where)
-    return (value[0], value[1])
-
-
-def _read_cells(value: object, fail: _Fail) -> tuple[list[Cell], tuple[int, int] | None]:
-    if isinstance(value, dict):
-        grid = value.get("grid")
-        if set(value) != {"grid"} or not (
-            isinstance(grid, list) and len(grid) == 2 and all(_is_int(v) and v > 0 for v in grid)
-        ):
-            fail('expected {"grid": [rows, columns]} with two positive integers', "cells")
-        rows, cols = grid
-        return [(r, c) for r in range(rows) for c in range(cols)], (rows, cols)
-    if not isinstance(value, list):
-        fail('expected {"grid": [rows, columns]} or a list of [row, column] cells', "cells")
-    return [_read_cell(v, f"cells[{i}]", fail) for i, v in enumerate(value)], None
-
-
-def _read_lines(
-    value: object, cells: list[Cell], grid: tuple[int, int] | None, fail: _Fail
-) -> list[list[Cell]]:
-    if value == "grid":
-        if grid is None:
-            fail('"grid" lines need {"grid": [rows, columns]} cells; list the lines', "lines")
-        return grid_lines(*grid)
-    if isinstance(value, dict):
-        length = value.get("runs")
-        if set(value) != {"runs"} or not isinstance(length, int) or isinstance(length, bool):
-            fail('expected {"runs": length} with a whole-number length', "lines")
-        if length < 2:
-            fail(f"runs of {length} cells: a line needs at least 2 cells", "lines")
-        runs = run_lines(cells, length)
-        if not runs:
-            fail(f"no straight run of {length} cells in the layout", "lines")
-        return runs
-    if not isinstance(value, list):
-        fail('expected "grid", {"runs": length} or a list of lines', "lines")
-    lines: list[list[Cell]] = []
-    for i, line in enumerate(value):
-        if not isinstance(line, list):
-            fail("a line is a list of [row, column] cells", f"lines[{i}]")
-        lines.append([_read_cell(v, f"lines[{i}][{j}]", fail) for j, v in enumerate(line)])
-    return lines
-
-
-def _read_sides(value: object, cells: list[Cell], fail: _Fail) -> dict[int, list[str]]:
-    if not isinstance(value, dict):
-        fail('expected an object {"2": ..., "3": ..., "4": ...}', "sides")
-    sides: dict[int, list[str]] = {}
-    for key, entry in value.items():
-        where = f"sides[{json.dumps(key)}]"
-        if not (key.isdigit() and int(key) >= 1):
-            fail("a key of 'sides' is a player count such as \"3\"", where)
-        sides[int(key)] = _read_side_entry(entry, cells, where, fail)
-    for players in REQUIRED_PLAYERS:
-        if players not in sides:
-            fail(f'missing player count "{players}" (required: 2, 3 and 4)', "sides")
-    return dict(sorted(sides.items()))
-
-
-def _read_side_entry(entry: object, cells: list[Cell], where: str, fail: _Fail) -> list[str]:
-    """Sides of ``cells`` (in file order) from one letter, rows of letters or a list."""
-    if isinstance(entry, str):
-        _letter(entry, where, fail)
-        return [entry] * len(cells)
-    if not (isinstance(entry, list) and entry and all(isinstance(s, str) for s in entry)):
-        fail("expected a side letter, rows of letters, or one letter per cell", where)
-    if all(len(s) == 1 for s in entry) and len(entry) == len(cells):
-        for k, letter in enumerate(entry):
-            _letter(letter, f"{where}[{k}]", fail)
-        return list(entry)
-    rows = max(r for r, _ in cells) + 1
-    cols = max(c for _, c in cells) + 1
-    if len(entry) != rows:
-        fail(
-            f"{len(entry)} rows for a layout of {rows} rows ({len(cells)} cells; give one "
-            "row of letters per row, or one letter per cell)",
-            where,
-        )
-    present = set(cells)
-    letters: dict[Cell, str] = {}
-    for r, row in enumerate(entry):
-        if len(row) != cols:
-            fail(f"row {row!r} has {len(row)} letters, expected {cols}", f"{where}[{r}]")
-        for c, letter in enumerate(row):
-            if (r, c) in present:
-                if letter == _NO_CELL:
-                    fail(f"column {c} is {_NO_CELL!r} but [{r}, {c}] is a cell", f"{where}[{r}]")
-                _letter(letter, f"{where}[{r}]", fail, column=c)
-                letters[(r, c)] = letter
-            elif letter != _NO_CELL:
-                fail(f"column {c} is {letter!r} but [{r}, {c}] is not a cell (use "
-                     f"{_NO_CELL!r})", f"{where}[{r}]")  # fmt: skip
-    return [letters[cell] for cell in cells]
-
-
-def _letter(letter: str, where: str, fail: _Fail, column: int | None = None) -> None:
-    if letter.upper() not in ("A", "B"):
-        at = f" in column {column}" if column is not None else ""
-        fail(f"unknown side {letter!r}{at} (expected 'A' or 'B')", where)
+# The readers of layout files live in layout_file, which builds on this module; they are
+# re-exported here, where callers have always imported them from. The import comes last
+# so that layout_file finds this module complete (pinastats.game imports this one first).
+from pinastats.game.layout_file import (  # noqa: E402
+    REQUIRED_PLAYERS,
+    available_layouts,
+    load_layout,
+)

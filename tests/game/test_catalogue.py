@@ -1,6 +1,10 @@
 from __future__ import annotations
 
+import copy
+import dataclasses
+import pickle
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -8,6 +12,7 @@ import pandas as pd
 import pytest
 
 from pinastats.dice.combinations import COASTER_COMBINATIONS, Combination
+from pinastats.errors import PinastatsError
 from pinastats.game.catalogue import (
     COLUMNS,
     Catalogue,
@@ -126,7 +131,7 @@ def test_getitem_by_id_and_position(default: Catalogue) -> None:
     assert default["double-pair"].combination is Combination.DOUBLE_PAIR
     assert default[0].id == "pair-1"
     assert default.index("double pair") == 6
-    with pytest.raises(KeyError, match="did you mean 'pair-6'"):
+    with pytest.raises(UnknownCoasterError, match="did you mean 'pair-6'"):
         default["pair6"]
 
 
@@ -273,3 +278,65 @@ def test_not_utf8(tmp_path: Path) -> None:
     path.write_bytes((HEADER + "\nodds,Odds,red,Açaí,2,3,2\n").encode("latin-1"))
     with pytest.raises(CatalogueError, match="UTF-8"):
         load_catalogue(path)
+
+
+def test_catalogue_error_is_a_pinastats_error(tmp_path: Path) -> None:
+    with pytest.raises(PinastatsError, match="empty file"):
+        load_catalogue(write(tmp_path, ""))
+
+
+# ---------------------------------------------------------------- unknown coasters
+
+
+def test_unknown_coaster_is_a_value_error_with_a_plain_message(default: Catalogue) -> None:
+    with pytest.raises(ValueError, match="full-house") as info:
+        default.find("ful hose")
+    error = info.value
+    assert isinstance(error, UnknownCoasterError)
+    assert isinstance(error, PinastatsError)
+    assert not isinstance(error, KeyError)
+    assert error.name == "ful hose"
+    # the message as written: it names the bad name, without the quotes a KeyError adds
+    assert str(error) == error.args[0]
+    assert str(error).startswith("no coaster is named 'ful hose'; did you mean 'full-house'")
+
+
+def test_unknown_id_names_it_and_suggests_the_closest(default: Catalogue) -> None:
+    with pytest.raises(UnknownCoasterError) as info:
+        default["three6"]
+    assert str(info.value).startswith("no coaster with id 'three6'; did you mean 'three-6'")
+    assert info.value.suggestions[0] == "three-6"
+
+
+# ---------------------------------------------------------------- sharing and pickling
+
+
+def test_default_is_read_once_and_cannot_be_changed(default: Catalogue) -> None:
+    assert load_catalogue() is default
+    again = load_catalogue(default_catalogue_path())  # a path is read again
+    assert again is not default
+    assert again == default
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        default.provenance = "changed"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        default[0].side_a = 9  # type: ignore[misc]
+    assert isinstance(default.coasters, tuple)
+    table = default.points_table()
+    assert not table.flags.writeable
+    assert default.points_table() is not table  # a new array per call
+
+
+@pytest.mark.parametrize("clone", [lambda c: pickle.loads(pickle.dumps(c)), copy.deepcopy])
+def test_pickle_and_deepcopy_round_trip(
+    tmp_path: Path, default: Catalogue, clone: Callable[[Catalogue], Catalogue]
+) -> None:
+    own = load_catalogue(write(tmp_path, f"# mine\n{HEADER}\nfh,Full House,red,Coconut,3,4,3\n"))
+    for catalogue in (default, own):
+        copied = clone(catalogue)
+        assert copied is not catalogue
+        assert copied == catalogue
+        assert (copied.source, copied.provenance) == (catalogue.source, catalogue.provenance)
+        assert copied.ids == catalogue.ids
+        assert copied.find("Full House") == catalogue.find("full-house")
+        assert copied.index("Full House") == catalogue.index("fh")
+        assert (copied.points_table() == catalogue.points_table()).all()

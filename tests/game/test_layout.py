@@ -1,12 +1,18 @@
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
+import pickle
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from pinastats.errors import PinastatsError
+from pinastats.game import Game, GameConfig
 from pinastats.game.layout import (
     NEIGHBOUR_SLOTS,
     Layout,
@@ -143,13 +149,15 @@ def test_grid_5x5() -> None:
 
 def test_cross_explicit_cells_and_lines() -> None:
     layout = load_layout("cross")
-    assert (layout.n_cells, layout.n_lines, layout.shape) == (20, 12, (6, 6))
+    assert (layout.n_cells, layout.n_lines, layout.shape) == (20, 16, (6, 6))
     assert all(len(line) == 4 for line in layout.line_cells())
-    # explicit lines equal the straight across/down runs of 4 of the shape
-    runs = [r for r in run_lines(layout.cells, 4) if r[0][0] == r[1][0] or r[0][1] == r[1][1]]
+    # explicit lines equal the straight runs of 4 of the shape, diagonals included
+    runs = run_lines(layout.cells, 4)
     assert {frozenset(layout.cell_index(*c) for c in run) for run in runs} == {
         frozenset(line) for line in layout.line_cells()
     }
+    diagonal = frozenset(layout.cell_index(r, c) for r, c in [(0, 2), (1, 3), (2, 4), (3, 5)])
+    assert diagonal in {frozenset(line) for line in layout.line_cells()}
     assert layout.diagram(3).splitlines()[2] == "BABBAB"
 
 
@@ -239,6 +247,9 @@ SIDES_3 = {"2": "A", "4": "B"}
         ({"name": 3}, "name", "must be a string"),
         ({"name": " "}, "name", "empty"),
         ({"colour": "red"}, "colour", "unknown field"),
+        ({"lines_note": 4}, "lines_note", "must be a string"),
+        ({"lines_note": " "}, "lines_note", "empty"),
+        ({"lines_notes": "x"}, "lines_notes", "did you mean 'lines_note'"),
     ],
 )
 def test_errors_name_file_and_field(
@@ -305,3 +316,70 @@ def test_comment_keys_are_ignored(tmp_path: Path) -> None:
     path = tmp_path / "c.json"
     path.write_text(json.dumps({"_comment": "mine", **spec()}), encoding="utf-8")
     assert load_layout(path).n_lines == 8
+
+
+def test_layout_error_is_a_pinastats_error() -> None:
+    with pytest.raises(PinastatsError, match="unknown layout 'hexagon'"):
+        load_layout("hexagon")
+
+
+def test_lines_note_is_read_and_compared(tmp_path: Path) -> None:
+    path = tmp_path / "n.json"
+    path.write_text(json.dumps(spec(lines_note="rows, columns and diagonals")), "utf-8")
+    noted = load_layout(path)
+    assert noted.lines_note == "rows, columns and diagonals"
+    path.write_text(json.dumps(spec()), encoding="utf-8")
+    plain = load_layout(path)
+    assert plain.lines_note == ""
+    assert plain != noted  # the same board, described differently
+    assert plain.line_cells() == noted.line_cells()
+
+
+# ---------------------------------------------------------------- sharing and pickling
+
+
+def test_shipped_layouts_are_read_once_and_cannot_be_changed(tmp_path: Path) -> None:
+    cross = load_layout("cross")
+    assert load_layout(" CROSS ") is cross
+    path = tmp_path / "cross.json"
+    path.write_text(json.dumps(spec()), encoding="utf-8")
+    assert load_layout(path) is not load_layout(path)  # a file by path is read each time
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cross.name = "plus"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        cross.sides[2] = ()  # type: ignore[index]
+    for array in (cross.neighbours, cross.lines):
+        with pytest.raises(ValueError, match="WRITEABLE"):
+            array.setflags(write=True)
+
+
+@pytest.mark.parametrize("name", available_layouts())
+@pytest.mark.parametrize("clone", [lambda x: pickle.loads(pickle.dumps(x)), copy.deepcopy])
+def test_pickle_and_deepcopy_round_trip(name: str, clone: Callable[[Layout], Layout]) -> None:
+    layout = load_layout(name)
+    copied = clone(layout)
+    assert copied is not layout
+    assert copied == layout
+    assert hash(copied) == hash(layout)
+    assert (copied.name, copied.description, copied.lines_note) == (
+        layout.name,
+        layout.description,
+        layout.lines_note,
+    )
+    assert copied.cells == layout.cells
+    for mine, theirs in ((copied.neighbours, layout.neighbours), (copied.lines, layout.lines)):
+        assert mine.dtype == np.int64
+        assert (mine == theirs).all()
+        assert not mine.flags.writeable
+    assert dict(copied.sides) == dict(layout.sides)
+    row, col = layout.cells[-1]
+    assert copied.cell_index(row, col) == layout.n_cells - 1
+
+
+def test_a_game_pickles() -> None:
+    game = Game.new(seed=3, config=GameConfig(players=3, layout=load_layout("diamond")))
+    copied = pickle.loads(pickle.dumps(game))
+    assert copied.config == game.config
+    assert copied.config.layout == load_layout("diamond")
+    assert all((a == b).all() for a, b in zip(copied.state, game.state, strict=True))
+    assert copied.to_move == game.to_move
