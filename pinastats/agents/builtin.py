@@ -129,7 +129,7 @@ class Agent:
         object.__setattr__(self, "_scratch", {})
 
     def _work(self, game: Game) -> Workspace:
-        """This agent's workspace for games like ``game`` (one per thread and config)."""
+        """The workspace of this agent for games like ``game`` (one per thread and config)."""
         key = (threading.get_ident(), id(game.config))
         entry = self._scratch.get(key)
         if entry is None or entry[0] is not game.config:
