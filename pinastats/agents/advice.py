@@ -34,6 +34,7 @@ from pinastats.agents._kernels import K_EV, _final_values
 from pinastats.agents.tables import DEFAULT_ROLLS, workspace
 from pinastats.dice.hands import N_DICE, check_dice
 from pinastats.dice.solver import solve_turn
+from pinastats.errors import PinastatsError
 from pinastats.game.game import Game, Placement
 
 IntArray = npt.NDArray[np.int64]
@@ -136,7 +137,7 @@ def check_rolls_left(rolls_left: int) -> int:
         or not isinstance(rolls_left, int | np.integer)
         or not 0 <= rolls_left <= MAX_ROLLS_LEFT
     ):
-        raise ValueError(
+        raise PinastatsError(
             f"rolls left must be 0, 1 or 2 (re-rolls still allowed this turn), got {rolls_left!r}"
         )
     return int(rolls_left)
@@ -166,7 +167,9 @@ def advise(game: Game, dice: Sequence[int], rolls_left: int) -> Advice:
     hand = check_dice(dice)
     rolls_left = check_rolls_left(rolls_left)
     if game.is_over:
-        raise ValueError(f"the game is over ({game.end_reason.name}); there is no turn to advise")
+        raise PinastatsError(
+            f"the game is over ({game.end_reason.name}); there is no turn to advise"
+        )
     placements = sorted(game.legal_placements(hand), key=lambda p: (-p.points, p.cell))
     stop_points = placements[0].points if placements else 0
     keeps: tuple[KeepAdvice, ...] = ()

@@ -1,8 +1,10 @@
 """Shared pieces of the command line: errors, output formats, tables, number formats.
 
-Every user error (a ``ValueError`` from the engine, a :class:`CliError`, a file
-that cannot be read, or a bad option) ends the same way: one line on stderr
-starting ``pinastats: error:`` and exit status 2, never a traceback.
+Every user error (a :class:`~pinastats.errors.PinastatsError` from the engine,
+a :class:`CliError`, a file that cannot be read, or a bad option) ends the same
+way: one line on stderr starting ``pinastats: error:`` and exit status 2. Any
+other exception is a bug: its traceback is printed, with a line saying so, and
+the exit status is 1.
 """
 
 from __future__ import annotations
@@ -13,17 +15,22 @@ import io
 import json
 import os
 import sys
+import traceback
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, NoReturn
 
+from pinastats import __version__
+
 # the subcommands' number formats, shared with the reports
 from pinastats._format import percent as percent
 from pinastats._format import percent_range as percent_range
+from pinastats.errors import PinastatsError
 
 PROG = "pinastats"
 FORMATS = ("table", "json", "csv")
 EXIT_USAGE = 2
+EXIT_BUG = 1
 
 Handler = Callable[[argparse.Namespace], int | None]
 
@@ -64,9 +71,17 @@ def run_command(args: argparse.Namespace) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
-    except (CliError, ValueError, OSError) as exc:
+    except (CliError, PinastatsError, OSError) as exc:
         print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
+    except Exception:  # a bug: show where it is
+        traceback.print_exc()
+        print(
+            f"{PROG}: internal error: this is a bug in pinastats {__version__}, not in what you "
+            "asked; please report it with the command line and the traceback above",
+            file=sys.stderr,
+        )
+        return EXIT_BUG
     return status or 0
 
 

@@ -25,6 +25,7 @@ from pinastats.cli._common import (
     write_json,
 )
 from pinastats.cli.optimal_hold import keep_label, rank_labels
+from pinastats.errors import PinastatsError
 
 if TYPE_CHECKING:
     from pinastats.agents.advice import Advice
@@ -144,7 +145,7 @@ def load_state(
         return game_from_position(data, catalogue=catalogue, rules=rules)
     except UnknownCoasterError as exc:
         fail(f"{path}: board: {exc}")
-    except (ValueError, OSError) as exc:
+    except (PinastatsError, OSError) as exc:
         fail(f"{path}: {' '.join(str(exc).split())}")
 
 

@@ -106,12 +106,16 @@ class Coaster:
 
     def __post_init__(self) -> None:
         if not _ID_PATTERN.fullmatch(self.id):
-            raise ValueError(f"invalid coaster id {self.id!r}: {_ID_RULE}")
+            raise CatalogueError(f"invalid coaster id {self.id!r}: {_ID_RULE}")
         points = (self.side_a, *self.side_b)
         if len(self.side_b) != 2 or any(p < 0 for p in points):
-            raise ValueError(f"coaster {self.id!r}: points must be 3 non-negative ints: {points}")
+            raise CatalogueError(
+                f"coaster {self.id!r}: points must be 3 non-negative ints: {points}"
+            )
         if self.side_b[0] < self.side_b[1]:
-            raise ValueError(f"coaster {self.id!r}: side B first space scores less than the second")
+            raise CatalogueError(
+                f"coaster {self.id!r}: side B first space scores less than the second"
+            )
 
     def points(self, side: Side | str) -> tuple[int, ...]:
         """Points of each space of ``side``, in the order the tokens take them.
@@ -154,9 +158,9 @@ class Catalogue:
         by_combination: dict[Combination, int] = {}
         for i, c in enumerate(coasters):
             if c.id in by_id:
-                raise ValueError(f"two coasters have the id {c.id!r}")
+                raise CatalogueError(f"two coasters have the id {c.id!r}")
             if c.combination in by_combination:
-                raise ValueError(f"two coasters show {c.combination.value!r}")
+                raise CatalogueError(f"two coasters show {c.combination.value!r}")
             by_id[c.id] = i
             by_combination[c.combination] = i
         object.__setattr__(self, "coasters", coasters)

@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pinastats.dice.combinations import combination_masks
+from pinastats.errors import PinastatsError
 from pinastats.game._state import Board
 from pinastats.game.catalogue import Catalogue, load_catalogue
 from pinastats.game.layout import Layout, load_layout
@@ -40,9 +41,9 @@ class GameConfig:
             or not isinstance(self.players, int)
             or not (MIN_PLAYERS <= self.players <= MAX_PLAYERS)
         ):
-            raise ValueError(f"players must be 2, 3 or 4, got {self.players!r}")
+            raise PinastatsError(f"players must be 2, 3 or 4, got {self.players!r}")
         if len(self.catalogue) < self.layout.n_cells:
-            raise ValueError(
+            raise PinastatsError(
                 f"the layout {self.layout.name!r} has {self.layout.n_cells} cells but the "
                 f"catalogue only {len(self.catalogue)} coasters"
             )
@@ -51,7 +52,7 @@ class GameConfig:
             len(self.starting_scores) != self.players
             or not all(isinstance(x, int) and not isinstance(x, bool) for x in self.starting_scores)
         ):
-            raise ValueError(
+            raise PinastatsError(
                 f"starting scores must be {self.players} whole numbers in turn "
                 f"order, got {self.starting_scores!r}"
             )

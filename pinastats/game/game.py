@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +21,9 @@ from pinastats.game._state import GameState, copy_state, empty_state
 from pinastats.game.catalogue import Coaster
 from pinastats.game.config import GameConfig
 from pinastats.game.rules import EndReason, HappyHourEffect, PlacementRule, Trigger
+from pinastats.game.setup import board_state, check_state, config_for
+from pinastats.game.setup import judge as judge_state
+from pinastats.game.view import Placement, board_frame, draw
 
 IntArray = npt.NDArray[np.int64]
 Seed = int | np.random.Generator | None
@@ -29,28 +31,6 @@ Seed = int | np.random.Generator | None
 
 class IllegalMoveError(PinastatsError):
     """A move the rules forbid; the message names the rule."""
-
-
-@dataclass(frozen=True)
-class Placement:
-    """A legal placement: the cell, its coaster and the points it would score."""
-
-    cell: int
-    row: int
-    col: int
-    coaster: str
-    combination: str
-    points: int
-
-
-def _config(players: int | None, config: GameConfig | None) -> GameConfig:
-    if config is None:
-        return GameConfig(players=2 if players is None else players)
-    if players is not None and players != config.players:
-        raise PinastatsError(
-            f"players={players} disagrees with the config's {config.players} players"
-        )
-    return config
 
 
 def as_generator(seed: Seed) -> np.random.Generator:
@@ -87,7 +67,7 @@ class Game:
         cls, players: int | None = None, *, seed: Seed = None, config: GameConfig | None = None
     ) -> Game:
         """Set up a game at random: the coasters, their cells and the first player."""
-        config = _config(players, config)
+        config = config_for(players, config)
         state = cls._empty_state(config)
         K._deal(
             as_generator(seed),
@@ -113,73 +93,21 @@ class Game:
 
         ``sides`` ("A"/"B" per cell) defaults to the layout's sides for the player count.
         """
-        config = _config(players, config)
-        names = [n for row in board for n in ([row] if isinstance(row, str) else row)]
-        n = config.layout.n_cells
-        if len(names) != n:
-            raise PinastatsError(
-                f"the board names {len(names)} coasters; the layout "
-                f"{config.layout.name!r} has {n} cells"
-            )
-        coasters = [config.catalogue.find(name) for name in names]
-        index = {c.id: i for i, c in enumerate(config.catalogue)}
-        ids = [c.id for c in coasters]
-        dup = sorted({i for i in ids if ids.count(i) > 1})
-        if dup:
-            raise PinastatsError(f"each coaster exists once; the board repeats {', '.join(dup)}")
-        state = cls._empty_state(config)
-        state.cell_coaster[:] = [index[c.id] for c in coasters]
-        if sides is None:
-            state.cell_side[:] = config.sides
-        else:
-            flat = [s for row in sides for s in row.strip().upper()]
-            if len(flat) != n or set(flat) - {"A", "B"}:
-                raise PinastatsError(
-                    f"sides must give 'A' or 'B' for each of the {n} cells, got {list(sides)}"
-                )
-            state.cell_side[:] = [0 if s == "A" else 1 for s in flat]
-        if not 0 <= first_player < config.players:
-            raise PinastatsError(
-                f"first player must be 0 to {config.players - 1}, got {first_player}"
-            )
-        K._start_game(state, first_player, config.start_scores, config.rules.tokens)
-        return cls(config, state)
+        config = config_for(players, config)
+        return cls(config, board_state(config, board, sides, first_player))
 
     @classmethod
     def from_state(cls, config: GameConfig, state: GameState, *, judge: bool = False) -> Game:
-        """A game on given arrays (checked against the config's shapes and the rules).
+        """A game on given arrays, checked against the config's shapes and the rules.
 
         With ``judge=True`` the position is judged as at the end of the previous
-        turn (``status.turn`` counting the turns of the round so far): a full line
-        has won, a score at the target or an empty reserve triggers the end, and
-        a complete round then ends the game — the same end check the engine runs
-        after every turn.
+        turn (see :func:`pinastats.game.setup.judge`), the end check the engine
+        runs after every turn.
         """
-        n, p = config.layout.n_cells, config.players
-        expected = empty_state(n, p)
-        for name, want, got in zip(GameState._fields, expected, state, strict=True):
-            if got.shape != want.shape or got.dtype != want.dtype:
-                raise PinastatsError(
-                    f"state.{name} must have shape {want.shape} and dtype {want.dtype}, "
-                    f"got {got.shape} {got.dtype}"
-                )
-        spaces = state.spaces
-        if ((spaces < -1) | (spaces >= p)).any():
-            raise PinastatsError(
-                f"state.spaces hold seats 0 to {p - 1} or -1, got {spaces.tolist()}"
-            )
-        if ((state.cell_side == 0) & (spaces[:, 1] >= 0)).any():
-            raise PinastatsError(
-                "a side-A coaster has one token space; state.spaces[:, 1] must be -1"
-            )
-        status = state.status[0]
-        if not (0 <= status["first"] < p and 0 <= status["to_move"] < p):
-            raise PinastatsError(f"state.status: first and to_move must be seats 0 to {p - 1}")
-        game = cls(config, state)
+        check_state(config, state)
         if judge:
-            mover = (int(status["to_move"]) - 1) % p
-            K._judge(config.board, state, mover)
-        return game
+            judge_state(config, state)
+        return cls(config, state)
 
     def copy(self) -> Game:
         """An independent copy of the game."""
@@ -263,23 +191,15 @@ class Game:
 
     def board_frame(self) -> pd.DataFrame:
         """The board as a table: one row per cell."""
-        rows = []
-        for cell, (r, c) in enumerate(self.config.layout.cells):
-            coaster = self.coaster(cell)
-            side = self.side(cell)
-            rows.append(
-                {
-                    "cell": cell,
-                    "row": r,
-                    "col": c,
-                    "coaster": coaster.id,
-                    "combination": coaster.combination.value,
-                    "side": side,
-                    "points": coaster.points(side),
-                    "tokens": self.tokens(cell),
-                }
-            )
-        return pd.DataFrame(rows)
+        return board_frame(self)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game of {self.players} players, {self.config.layout.name} layout, turn {self.turn}>"
+        )
+
+    def __str__(self) -> str:
+        return draw(self)
 
     def _check_cell(self, cell: int) -> int:
         n = self.config.layout.n_cells

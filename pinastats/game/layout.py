@@ -115,17 +115,17 @@ class Layout:
         cells = tuple((int(r), int(c)) for r, c in self.cells)
         n = len(cells)
         if list(cells) != sorted(set(cells)):
-            raise ValueError("cells must be distinct and in row-major order")
+            raise LayoutError("cells must be distinct and in row-major order")
         neighbours = np.array(self.neighbours, dtype=np.int64)
         lines = np.array(self.lines, dtype=np.int64)
         if neighbours.shape != (n, NEIGHBOUR_SLOTS) or lines.ndim != 2:
-            raise ValueError("neighbours must be (n_cells, 8) and lines 2-dimensional")
+            raise LayoutError("neighbours must be (n_cells, 8) and lines 2-dimensional")
         for array in (neighbours, lines):
             if array.size and (array.min() < -1 or array.max() >= n):
-                raise ValueError("neighbours and lines hold cell indices or -1")
+                raise LayoutError("neighbours and lines hold cell indices or -1")
         sides = {int(p): tuple(Side.parse(s) for s in seq) for p, seq in self.sides.items()}
         if any(len(seq) != n for seq in sides.values()):
-            raise ValueError("sides must give one side per cell")
+            raise LayoutError("sides must give one side per cell")
         object.__setattr__(self, "cells", cells)
         object.__setattr__(self, "neighbours", _read_only(neighbours))
         object.__setattr__(self, "lines", _read_only(lines))
@@ -239,7 +239,7 @@ class Layout:
         """Return the side of each cell's coaster at setup for ``players`` players."""
         if players not in self.sides:
             supported = ", ".join(str(p) for p in self.sides)
-            raise ValueError(
+            raise LayoutError(
                 f"layout {self.name!r} gives no sides for {players} players "
                 f"(supported player counts: {supported})"
             )

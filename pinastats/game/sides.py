@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from pinastats.errors import PinastatsError
+
 
 class Side(StrEnum):
     """The side of a coaster that is face up; the value is its letter.
@@ -42,5 +44,5 @@ class Side(StrEnum):
             return letter
         key = letter.strip().upper()
         if key not in ("A", "B"):
-            raise ValueError(f"unknown coaster side {letter!r}; expected 'A' or 'B'")
+            raise PinastatsError(f"unknown coaster side {letter!r}; expected 'A' or 'B'")
         return cls(key)

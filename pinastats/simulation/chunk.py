@@ -72,6 +72,7 @@ def run_chunk(spec: ChunkSpec) -> dict[str, IntArray]:
     """Play the chunk's games; return the per-game arrays of :data:`CHUNK_FIELDS`."""
     config = spec.config
     n, p = spec.games, config.players
+
     def per_game() -> IntArray:
         return np.zeros(n, dtype=np.int64)
 

@@ -13,6 +13,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from pinastats.agents.builtin import Agent
+from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.rules import EndReason, Trigger
 from pinastats.simulation.stats import wilson_interval
@@ -40,7 +41,7 @@ def output_suffix(path: str | Path) -> str:
     """
     suffix = Path(path).suffix.lower()
     if suffix not in OUTPUT_SUFFIXES:
-        raise ValueError(f"the output file must end in .parquet or .csv, got {str(path)!r}")
+        raise PinastatsError(f"the output file must end in .parquet or .csv, got {str(path)!r}")
     return suffix
 
 

@@ -18,6 +18,7 @@ from typing import Any, Literal
 import numpy as np
 
 from pinastats.agents.builtin import Agent, make_agent
+from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.simulation.chunk import CHUNK_FIELDS, ChunkSpec, run_chunk, warm_up
 from pinastats.simulation.result import SimulationResult
@@ -105,7 +106,7 @@ def _run_dask(
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise RuntimeError(
+        raise PinastatsError(
             "the Dask engine needs the extra: pip install 'pinastats[dask]'"
         ) from exc
     cluster = None
@@ -118,13 +119,15 @@ def _run_dask(
         try:
             client = Client(scheduler, timeout=CONNECT_TIMEOUT)
         except OSError as exc:
-            raise ValueError(f"cannot reach the Dask scheduler at {scheduler!r}: {exc}") from None
+            raise PinastatsError(
+                f"cannot reach the Dask scheduler at {scheduler!r}: {exc}"
+            ) from None
         except (ValueError, TypeError) as exc:  # e.g. no port, unknown protocol
-            raise ValueError(f"bad Dask scheduler address {scheduler!r}: {exc}") from None
+            raise PinastatsError(f"bad Dask scheduler address {scheduler!r}: {exc}") from None
     try:
         n_workers = len(client.run(warm_up))
         if n_workers == 0:
-            raise ValueError(f"the Dask cluster at {scheduler!r} has no workers")
+            raise PinastatsError(f"the Dask cluster at {scheduler!r} has no workers")
         bar.begin()
         futures = client.map(run_chunk, specs, pure=False)
         index = {f.key: i for i, f in enumerate(futures)}
@@ -165,25 +168,25 @@ def simulate(
     if config is None:
         config = GameConfig(players=len(seats) if players is None else players)
     if players is not None and players != config.players:
-        raise ValueError(f"players={players} disagrees with the config's {config.players}")
+        raise PinastatsError(f"players={players} disagrees with the config's {config.players}")
     if len(seats) != config.players:
-        raise ValueError(
+        raise PinastatsError(
             f"{len(seats)} agents given for {config.players} players: name one agent per seat"
         )
     if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
-        raise ValueError(f"games must be a whole number > 0, got {games!r}")
+        raise PinastatsError(f"games must be a whole number > 0, got {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+        raise PinastatsError(f"seed must be a whole number >= 0, got {seed!r}")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size <= 0:
-        raise ValueError(f"chunk size must be a whole number > 0, got {chunk_size!r}")
+        raise PinastatsError(f"chunk size must be a whole number > 0, got {chunk_size!r}")
     if first_seat is not None and not 0 <= first_seat < config.players:
-        raise ValueError(f"first seat must be 0 to {config.players - 1}, got {first_seat}")
+        raise PinastatsError(f"first seat must be 0 to {config.players - 1}, got {first_seat}")
     if engine not in ("local", "dask"):
-        raise ValueError(f"engine must be 'local' or 'dask', got {engine!r}")
+        raise PinastatsError(f"engine must be 'local' or 'dask', got {engine!r}")
     if workers is None:
         workers = os.cpu_count() or 1
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
+        raise PinastatsError(f"workers must be a whole number >= 1, got {workers!r}")
     specs = _chunks(
         games, chunk_size, seed, config, seats, -1 if first_seat is None else first_seat
     )

@@ -1,0 +1,81 @@
+"""The Game object as a value: copies, pickling, readable forms and arrays from elsewhere."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+from pinastats.errors import PinastatsError
+from pinastats.game import Game, GameConfig
+from pinastats.game._state import states_equal
+from pinastats.game.rules import Rules
+from pinastats.simulation import play_game
+
+
+def _played(seed: int, players: int = 3) -> Game:
+    game = Game.new(players, seed=seed)
+    rng = np.random.default_rng(seed)
+    from pinastats.agents import make_agent
+    from pinastats.simulation.play import play_turn
+
+    agent = make_agent("greedy")
+    for _ in range(5):
+        play_turn(game, agent, rng)
+    return game
+
+
+@pytest.mark.parametrize(
+    "clone", [Game.copy, copy.deepcopy, lambda g: pickle.loads(pickle.dumps(g))]
+)
+def test_a_clone_is_equal_and_independent(clone: object) -> None:
+    game = _played(1)
+    other = clone(game)  # type: ignore[operator]
+    assert states_equal(other.state, game.state)
+    assert other.config == game.config
+    # playing on the clone leaves the original as it was
+    before = copy.deepcopy(game.state)
+    play_game(other, ["ev"] * 3, seed=2)
+    assert other.is_over
+    assert states_equal(game.state, before)
+    assert not game.is_over
+
+
+def test_clones_play_the_same_game_from_the_same_seed() -> None:
+    game = _played(3)
+    a = play_game(game.copy(), ["strategic"] * 3, seed=9)
+    b = play_game(pickle.loads(pickle.dumps(game)), ["strategic"] * 3, seed=9)
+    assert states_equal(a.state, b.state)
+
+
+def test_str_draws_the_board_and_repr_names_the_game() -> None:
+    game = _played(4)
+    text = str(game)
+    assert f"turn {game.turn}" in text
+    assert text.count("\n") == 4  # a status line and the 4 rows
+    for cell in range(16):
+        assert game.coaster(cell).combination.value[:16] in text
+    assert repr(game).startswith("<Game of 3 players, standard layout")
+
+
+def test_from_state_checks_the_arrays() -> None:
+    game = _played(5)
+    config = game.config
+    state = copy.deepcopy(game.state)
+    assert states_equal(Game.from_state(config, state).state, game.state)
+    bad = copy.deepcopy(game.state)
+    bad.spaces[0, 0] = 7
+    with pytest.raises(PinastatsError, match="seats 0 to 2"):
+        Game.from_state(config, bad)
+    wrong = GameConfig(players=2)
+    with pytest.raises(PinastatsError, match="shape"):
+        Game.from_state(wrong, copy.deepcopy(game.state))
+
+
+def test_rules_options_are_checked() -> None:
+    with pytest.raises(PinastatsError, match="rolls must be a whole number from 1 to 6, got 0"):
+        Rules(rolls=0)
+    with pytest.raises(PinastatsError, match="happy_hour must be True or False"):
+        Rules(happy_hour=1)  # type: ignore[arg-type]
