@@ -183,6 +183,23 @@ def test_doc_shows_the_example_file_and_a_working_command(
         assert out == shown  # the doc shows what its command prints
 
 
+def test_doc_side_b_example_has_a_free_first_space() -> None:
+    from pinastats.game.position import PositionError
+    from pinastats.game.rules import Rules
+
+    text = DOC.read_text(encoding="utf-8")
+    blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", text, re.DOTALL)]
+    (four,) = [b for b in blocks if b["players"] == 4]
+    game = game_from_position(four, rules=Rules(happy_hour=True))
+    full_house = cell(2, 3)
+    assert game.coaster(full_house).id == "full-house"
+    assert game.state[2][full_house].tolist() == [-1, 2]
+    points = {p.cell: p.points for p in game.legal_placements([5, 5, 5, 3, 3])}
+    assert points[full_house] == game.coaster(full_house).side_b[0] == 4
+    with pytest.raises(PositionError, match="only Happy Hour takes a token off a coaster"):
+        game_from_position(four)  # without Happy Hour no space is ever freed
+
+
 # ---------------------------------------------------------------- errors
 
 

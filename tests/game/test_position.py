@@ -133,7 +133,7 @@ def test_tied_leaders_without_tokens_draw_when_happy_hour_is_off() -> None:
 @pytest.mark.parametrize("holders", [{}, {cell(3, 3): [1]}], ids=["no tokens", "one holder"])
 def test_with_happy_hour_every_tie_needs_last_placed(holders: dict[int, list[int]]) -> None:
     # a token taken back or flipped off leaves no trace: who placed last is unknown
-    with pytest.raises(PositionError, match="last_placed is needed.*Happy Hour"):
+    with pytest.raises(PositionError, match=r"last_placed is needed.*Happy Hour"):
         game_from_position(tied_at_the_end(holders), rules=HH)
 
 
@@ -214,7 +214,7 @@ def test_end_trigger_with_happy_hour_may_outlive_the_board() -> None:
     g = game_from_position(data, rules=HH)  # seat 0 reached 20, then lost 3
     assert g.trigger is Trigger.SCORE
     assert not g.is_over
-    with pytest.raises(PositionError, match='"score" but no score reaches 20.*Happy Hour'):
+    with pytest.raises(PositionError, match=r'"score" but no score reaches 20.*Happy Hour'):
         game_from_position(data)
 
 
