@@ -338,7 +338,7 @@ def _check_tie_needs_no_recency(game: Game, held: list[int]) -> None:
     happy_hour = game.config.rules.happy_hour
     unknown = leaders if happy_hour else [s for s in leaders if held[s]]
     if len(unknown) > 1:
-        why = "with Happy Hour tokens leave the board" if happy_hour else "all have tokens"
+        why = "Happy Hour takes tokens off" if happy_hour else f"seats {unknown} have tokens"
         raise PositionError(
             f"last_placed is needed: seats {leaders} tie at {max(scores)} points at the end "
             f"and the most recent placer among them wins, but the position does not say who "
