@@ -75,6 +75,10 @@ class Colour(StrEnum):
     """Combinations of several dice: harder to make, worth more points."""
 
 
+class CoasterError(PinastatsError):
+    """A coaster or catalogue built in code that breaks the format (ids, points, repeats)."""
+
+
 class UnknownCoasterError(PinastatsError):
     """A name that matches no coaster of a catalogue; ``suggestions`` lists the closest.
 
@@ -106,14 +110,12 @@ class Coaster:
 
     def __post_init__(self) -> None:
         if not _ID_PATTERN.fullmatch(self.id):
-            raise CatalogueError(f"invalid coaster id {self.id!r}: {_ID_RULE}")
+            raise CoasterError(f"invalid coaster id {self.id!r}: {_ID_RULE}")
         points = (self.side_a, *self.side_b)
         if len(self.side_b) != 2 or any(p < 0 for p in points):
-            raise CatalogueError(
-                f"coaster {self.id!r}: points must be 3 non-negative ints: {points}"
-            )
+            raise CoasterError(f"coaster {self.id!r}: points must be 3 non-negative ints: {points}")
         if self.side_b[0] < self.side_b[1]:
-            raise CatalogueError(
+            raise CoasterError(
                 f"coaster {self.id!r}: side B first space scores less than the second"
             )
 
@@ -158,9 +160,9 @@ class Catalogue:
         by_combination: dict[Combination, int] = {}
         for i, c in enumerate(coasters):
             if c.id in by_id:
-                raise CatalogueError(f"two coasters have the id {c.id!r}")
+                raise CoasterError(f"two coasters have the id {c.id!r}")
             if c.combination in by_combination:
-                raise CatalogueError(f"two coasters show {c.combination.value!r}")
+                raise CoasterError(f"two coasters show {c.combination.value!r}")
             by_id[c.id] = i
             by_combination[c.combination] = i
         object.__setattr__(self, "coasters", coasters)

@@ -1,22 +1,16 @@
 """Game positions as plain data (the JSON state files of ``pinastats advise``).
 
-A position is a mapping with the fields::
-
-    players      2, 3 or 4
-    board        rows of coaster names or ids (e.g. "full house", "pair of 6s")
-    tokens       rows of lists: the seats with a token on each coaster, in placement order
-    scores       one score per seat
-    to_move      the seat whose turn it is
-    sides        optional rows of "A"/"B" (default: the layout's sides for the player count)
-    layout       optional layout name or file (default "standard")
-    first_player optional seat that played first (default 0)
-    last_placed  optional, per seat: how recently it placed a token (higher = more
-                 recent, 0 = never); decides ties at the end (default: all 0)
+A position is a mapping: ``players``, ``board``, ``tokens`` (the seat on each
+space of each coaster, ``None`` for a free one), ``scores``, ``to_move`` and the
+optional ``sides``, ``layout``, ``first_player``, ``last_placed`` (recency, for
+ties) and ``end_trigger``; ``docs/state-format.md`` documents each field.
 
 Reserves are the rule's tokens per player minus the tokens on the board. A
 position is judged as at the end of a turn: a player with a full line has won;
 a score at the target or an empty reserve has triggered the end, and when the
 round is complete (``to_move`` is the first player) the game is over.
+
+Loading writes the seat on each space into the game's arrays (``state.spaces``).
 """
 
 from __future__ import annotations
@@ -24,18 +18,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pinastats.errors import PinastatsError
 from pinastats.game import _kernels as K
 from pinastats.game.catalogue import Catalogue, load_catalogue
 from pinastats.game.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from pinastats.game.game import Game
 from pinastats.game.layout import load_layout
-from pinastats.game.rules import Rules
+from pinastats.game.rules import EndReason, Rules, Trigger
 
 REQUIRED = ("players", "board", "tokens", "scores", "to_move")
-OPTIONAL = ("sides", "layout", "first_player", "last_placed")
+OPTIONAL = ("sides", "layout", "first_player", "last_placed", "end_trigger")
+TRIGGER_NAMES = {None: Trigger.NONE, "score": Trigger.SCORE, "tokens": Trigger.TOKENS}
 
 
-class PositionError(ValueError):
+class PositionError(PinastatsError):
     """A position that breaks the format or the rules; the message names the field."""
 
 
@@ -44,6 +40,24 @@ def _int(data: Mapping[str, Any], key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise PositionError(f"{key} must be a whole number, got {value!r}")
     return value
+
+
+def _is_seat(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _per_seat(value: Any, key: str, n: int, least: int | None = None) -> list[int]:
+    """A list of ``n`` whole numbers (at least ``least``), one per seat."""
+    if (
+        not isinstance(value, list)
+        or len(value) != n
+        or not all(_is_seat(x) and (least is None or x >= least) for x in value)
+    ):
+        bound = "" if least is None else f" >= {least}"
+        raise PositionError(
+            f"{key} must list {n} whole numbers{bound} (one per seat), got {value!r}"
+        )
+    return [int(x) for x in value]
 
 
 def _rows(data: Mapping[str, Any], key: str, shape: tuple[int, int] | None, n: int) -> list[Any]:
@@ -63,10 +77,50 @@ def _rows(data: Mapping[str, Any], key: str, shape: tuple[int, int] | None, n: i
     return flat
 
 
+def _config(
+    data: Mapping[str, Any],
+    catalogue: Catalogue | None,
+    rules: Rules | None,
+    config: GameConfig | None,
+) -> GameConfig:
+    """The config of the position: ``config`` if given (it must agree), else built here."""
+    players = _int(data, "players")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise PositionError(f"players must be 2, 3 or 4, got {players}")
+    name = data.get("layout", "standard")
+    if config is not None:
+        if catalogue is not None or rules is not None:
+            raise TypeError("give either a config or a catalogue and rules, not both")
+        if players != config.players or name != config.layout.name:
+            raise PositionError(
+                f"the position ({players} players, layout {name!r}) disagrees with the "
+                f"config ({config.players} players, layout {config.layout.name!r})"
+            )
+        return config
+    layout = load_layout(name)
+    catalogue = catalogue or load_catalogue()
+    if len(catalogue) < layout.n_cells:  # GameConfig's own message would blame the state file
+        source = f" ({catalogue.source})" if catalogue.source else ""
+        raise PinastatsError(
+            f"the coaster catalogue{source} has {len(catalogue)} coasters, fewer than the "
+            f"{layout.n_cells} cells of the layout {layout.name!r}; give a catalogue "
+            f"with at least {layout.n_cells} coasters"
+        )
+    return GameConfig(players=players, catalogue=catalogue, layout=layout, rules=rules or Rules())
+
+
 def game_from_position(
-    data: Mapping[str, Any], *, catalogue: Catalogue | None = None, rules: Rules | None = None
+    data: Mapping[str, Any],
+    *,
+    catalogue: Catalogue | None = None,
+    rules: Rules | None = None,
+    config: GameConfig | None = None,
 ) -> Game:
-    """Build the game a position describes, checking every field against the rules."""
+    """Build the game a position describes, checking every field against the rules.
+
+    ``config`` (whose players and layout must be the position's) replaces
+    ``catalogue`` and ``rules`` and saves reading the layout again.
+    """
     if not isinstance(data, Mapping):
         raise PositionError(f"a position is a JSON object, got {type(data).__name__}")
     missing = [k for k in REQUIRED if k not in data]
@@ -79,23 +133,15 @@ def game_from_position(
         raise PositionError(
             f"unknown field(s): {', '.join(unknown)} (allowed: {', '.join(REQUIRED + OPTIONAL)})"
         )
-    players = _int(data, "players")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise PositionError(f"players must be 2, 3 or 4, got {players}")
-    layout = load_layout(data.get("layout", "standard"))
-    config = GameConfig(
-        players=players,
-        catalogue=catalogue or load_catalogue(),
-        layout=layout,
-        rules=rules or Rules(),
-    )
-    n = layout.n_cells
-    shape = layout.shape if n == layout.shape[0] * layout.shape[1] else None
-    board = _rows(data, "board", shape, n)
+    config = _config(data, catalogue, rules, config)
+    players, layout = config.players, config.layout
+    n, shape = layout.n_cells, layout.shape
+    grid = shape if n == shape[0] * shape[1] else None
+    board = _rows(data, "board", grid, n)
     for i, name in enumerate(board):
         if not isinstance(name, str):
             raise PositionError(f"board cell {i} must be a coaster name, got {name!r}")
-    sides = _rows(data, "sides", shape, n) if "sides" in data else None
+    sides = _rows(data, "sides", grid, n) if "sides" in data else None
     first = _int(data, "first_player") if "first_player" in data else 0
     if not 0 <= first < players:
         raise PositionError(f"first_player must be 0 to {players - 1}, got {first}")
@@ -103,66 +149,191 @@ def game_from_position(
         game = Game.from_board(board, config=config, sides=sides, first_player=first)
     except (ValueError, KeyError) as exc:  # an unknown coaster is a KeyError
         raise PositionError(f"board: {exc}") from None
-    tokens = _rows(data, "tokens", shape, n)
-    scores = data["scores"]
-    if (
-        not isinstance(scores, list)
-        or len(scores) != players
-        or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)
-    ):
-        raise PositionError(
-            f"scores must list {players} whole numbers (one per seat), got {scores!r}"
-        )
+    held = _place_tokens(game, _rows(data, "tokens", grid, n))
+    game.state.players["score"] = _scores(game, data["scores"])
+    game.state.players["reserve"] = [config.rules.tokens - h for h in held]
     to_move = _int(data, "to_move")
     if not 0 <= to_move < players:
         raise PositionError(f"to_move must be a seat from 0 to {players - 1}, got {to_move}")
-    placed = [0] * players
-    clock = 0
-    for cell, seats in enumerate(tokens):
-        if not isinstance(seats, list) or not all(
-            isinstance(s, int) and not isinstance(s, bool) for s in seats
-        ):
-            raise PositionError(f"tokens of cell {cell} must be a list of seats, got {seats!r}")
-        spaces = 1 + int(game.state.cell_side[cell])
-        if len(seats) > spaces:
-            raise PositionError(
-                f"cell {cell} ({game.coaster(cell).id}, side {game.side(cell)}) "
-                f"has {spaces} space(s) but {len(seats)} tokens"
-            )
-        if len(set(seats)) != len(seats):
-            raise PositionError(f"cell {cell}: a player has two tokens on one coaster ({seats})")
-        for space, seat in enumerate(seats):
-            if not 0 <= seat < players:
-                raise PositionError(f"cell {cell}: no seat {seat} among {players} players")
-            game.state.spaces[cell, space] = seat
-            placed[seat] += 1
-            clock += 1
-    last = data.get("last_placed", [0] * players)
-    if (
-        not isinstance(last, list)
-        or len(last) != players
-        or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in last)
-    ):
-        raise PositionError(
-            f"last_placed must list {players} whole numbers >= 0 (one per seat), got {last!r}"
-        )
-    for seat in range(players):
-        reserve = config.rules.tokens - placed[seat]
-        if reserve < 0:
-            raise PositionError(
-                f"seat {seat} has {placed[seat]} tokens on the board; "
-                f"each player has {config.rules.tokens}"
-            )
-        player = game.state.players[seat]
-        player["reserve"] = reserve
-        player["score"] = scores[seat]
-        player["last_placed"] = last[seat]
     status = game.state.status[0]
-    status["placements"] = max(clock, *last)
     status["to_move"] = to_move
     status["turn"] = (to_move - first) % players  # turns played in the current round
+    status["trigger"] = _end_trigger(game, data)
+    last = _recency(game, data.get("last_placed"), held)
+    game.state.players["last_placed"] = last
+    status["placements"] = max(sum(held), *last)
     _judge(game)
+    if data.get("last_placed") is None:
+        _check_tie_needs_no_recency(game, held)
     return game
+
+
+def _where(game: Game, cell: int) -> str:
+    return f"tokens of cell {cell} ({game.coaster(cell).id}, side {game.side(cell)})"
+
+
+def _place_tokens(game: Game, cells: list[Any]) -> list[int]:
+    """Put the seat of each space into ``game.state.spaces``; return the tokens each seat holds.
+
+    A list gives the spaces in order (``None`` = free); a shorter one leaves the last free.
+    """
+    players, happy_hour = game.players, game.config.rules.happy_hour
+    held = [0] * players
+    sides, owners = game.state.cell_side.tolist(), game.state.spaces.tolist()
+    for cell, entry in enumerate(cells):
+        if isinstance(entry, list) and not entry:  # a free coaster
+            continue
+        if not isinstance(entry, list) or not all(s is None or _is_seat(s) for s in entry):
+            raise PositionError(
+                f"{_where(game, cell)} must be a list of seats (null for a free space), "
+                f"got {entry!r}"
+            )
+        spaces = 1 + sides[cell]
+        seats = [s for s in entry if s is not None]
+        if len(entry) > spaces:
+            raise PositionError(
+                f"{_where(game, cell)}: the coaster has {spaces} space"
+                f"{'s' if spaces > 1 else ''} but the list {entry} has {len(entry)} entries"
+            )
+        if len(set(seats)) != len(seats):
+            raise PositionError(f"{_where(game, cell)}: a player has two tokens on one coaster")
+        bad = [s for s in seats if not 0 <= s < players]
+        if bad:
+            raise PositionError(f"{_where(game, cell)}: no seat {bad[0]} among {players} players")
+        if spaces == 2 and len(entry) == 1 and seats and happy_hour:
+            s = seats[0]
+            raise PositionError(
+                f"{_where(game, cell)}: [{s}] does not say which space the token is on, and "
+                "with Happy Hour a token may have left the first space; write "
+                f"[{s}, null] for the first space or [null, {s}] for the second"
+            )
+        if spaces == 2 and seats and entry[0] is None and not happy_hour:
+            raise PositionError(
+                f"{_where(game, cell)}: the first space is free but seat {seats[0]} is on "
+                "the second; only Happy Hour takes a token off a coaster, and it is off"
+            )
+        for space, seat in enumerate(entry):
+            if seat is not None:
+                owners[cell][space] = seat
+                held[seat] += 1
+    game.state.spaces[:] = owners
+    tokens = game.config.rules.tokens
+    for seat in range(players):
+        if held[seat] > tokens:
+            raise PositionError(
+                f"tokens: seat {seat} has {held[seat]} tokens on the board; "
+                f"each player has {tokens}"
+            )
+    return held
+
+
+def _scores(game: Game, scores: Any) -> list[int]:
+    """The ``scores`` field, refusing scores only Happy Hour could explain when it is off.
+
+    Without Happy Hour scores only grow from the starting scores (1, 2, ... in
+    turn order from the first player); with it, "lose 3" stops at 0 unless
+    negative scores are allowed.
+    """
+    rules, n, first = game.config.rules, game.players, game.first_player
+    values = _per_seat(scores, "scores", n)
+    negative_ok = rules.happy_hour and rules.negative_scores
+    for seat, score in enumerate(values):
+        start = int(game.config.start_scores[(seat - first) % n])
+        if score < 0 and not negative_ok:
+            raise PositionError(
+                f"scores: seat {seat} has {score}; a score goes below 0 only with Happy Hour "
+                "and negative scores allowed"
+            )
+        if score < start and not rules.happy_hour:
+            raise PositionError(
+                f"scores: seat {seat} has {score}, below its starting score {start} (turn "
+                f"order from first_player {first}); only Happy Hour lowers a score, and it is off"
+            )
+    return values
+
+
+def _end_trigger(game: Game, data: Mapping[str, Any]) -> Trigger:
+    """The ``end_trigger`` field, checked against the board (``NONE`` if absent).
+
+    The end check after every turn triggers the end once a score reaches the
+    target or a reserve is empty; without Happy Hour the cause stays on the board.
+    """
+    if "end_trigger" not in data:
+        return Trigger.NONE
+    value = data["end_trigger"]
+    if not isinstance(value, str | None) or value not in TRIGGER_NAMES:
+        raise PositionError(f'end_trigger must be "score", "tokens" or null, got {value!r}')
+    trigger = TRIGGER_NAMES[value]
+    rules, scores, reserves = game.config.rules, game.scores, game.reserves
+    board = game.config.board
+    if any(K._has_line(board, game.state, p) for p in range(game.players)):
+        return trigger  # a line has won: the trigger no longer counts
+    high = [s for s in range(game.players) if scores[s] >= rules.target_score]
+    empty = [s for s in range(game.players) if reserves[s] == 0]
+    if trigger is Trigger.NONE and (high or empty):
+        p = (high or empty)[0]
+        why = f"seat {p} has " + (f"{scores[p]} points" if high else "no token in reserve")
+        why += f" (target {rules.target_score})" if high else ""
+        raise PositionError(
+            f"end_trigger is null, but {why}: the end check after every turn has triggered the end"
+        )
+    if not rules.happy_hour and trigger is Trigger.SCORE and not high:
+        raise PositionError(
+            f'end_trigger is "score" but no score reaches {rules.target_score}; only Happy '
+            "Hour lowers a score, and it is off"
+        )
+    if not rules.happy_hour and trigger is Trigger.TOKENS and not empty:
+        raise PositionError(
+            'end_trigger is "tokens" but every seat has a token in reserve; only Happy Hour '
+            "returns tokens to the reserve, and it is off"
+        )
+    return trigger
+
+
+def _recency(game: Game, last: Any, held: list[int]) -> list[int]:
+    """The ``last_placed`` field checked, or derived when it is ``None``.
+
+    A seat with tokens on the board has placed. Derived: of those, the one that played
+    last before ``to_move`` most recently, then backwards in turn order; the others 0.
+    """
+    n, to_move = game.players, game.to_move
+    if last is None:
+        placed = sorted((s for s in range(n) if held[s]), key=lambda s: (s - to_move) % n)
+        return [placed.index(s) + 1 if s in placed else 0 for s in range(n)]
+    values = _per_seat(last, "last_placed", n, least=0)
+    for a in range(n):
+        if held[a] and values[a] == 0:
+            raise PositionError(
+                f"last_placed: seat {a} has tokens on the board, so it has placed, "
+                "but its last_placed is 0 (never placed)"
+            )
+        for b in range(a + 1, n):
+            if values[a] == values[b] > 0:
+                raise PositionError(
+                    f"last_placed: seats {a} and {b} both give {values[a]}; no two placements "
+                    "are equally recent (higher = more recent)"
+                )
+    return values
+
+
+def _check_tie_needs_no_recency(game: Game, held: list[int]) -> None:
+    """Refuse a tie at the end that only the missing ``last_placed`` could decide.
+
+    Without Happy Hour a leader has placed iff it has tokens on the board; with it, unknown.
+    """
+    if game.end_reason not in (EndReason.TIE_BREAK, EndReason.DRAW):
+        return
+    scores = game.scores
+    leaders = [s for s in range(game.players) if scores[s] == max(scores)]
+    happy_hour = game.config.rules.happy_hour
+    unknown = leaders if happy_hour else [s for s in leaders if held[s]]
+    if len(unknown) > 1:
+        why = "Happy Hour takes tokens off" if happy_hour else f"seats {unknown} have tokens"
+        raise PositionError(
+            f"last_placed is needed: seats {leaders} tie at {max(scores)} points at the end "
+            f"and the most recent placer among them wins, but the position does not say who "
+            f"placed last ({why}); give last_placed, per seat (higher = more recent, 0 = never)"
+        )
 
 
 def _judge(game: Game) -> None:
@@ -175,7 +346,10 @@ def _judge(game: Game) -> None:
 
 
 def position_of(game: Game) -> dict[str, Any]:
-    """The position of a game as plain data (inverse of :func:`game_from_position`)."""
+    """The position of a game as plain data (inverse of :func:`game_from_position`).
+
+    A side-B coaster with tokens lists both spaces (``None`` for a free one).
+    """
     layout = game.config.layout
     rows, cols = layout.shape
     full_grid = layout.n_cells == rows * cols
@@ -183,15 +357,24 @@ def position_of(game: Game) -> dict[str, Any]:
     def shaped(values: list[Any]) -> list[Any]:
         return [values[r * cols : (r + 1) * cols] for r in range(rows)] if full_grid else [values]
 
-    n = layout.n_cells
+    def spaces(side: int, seats: list[int]) -> list[int | None]:
+        seats = seats[: 1 + side]
+        return [] if max(seats) < 0 else [s if s >= 0 else None for s in seats]
+
+    coasters = game.config.catalogue.coasters
+    cells, sides, owners = (
+        a.tolist() for a in (game.state.cell_coaster, game.state.cell_side, game.state.spaces)
+    )
+    names = {t: name for name, t in TRIGGER_NAMES.items()}
     return {
         "players": game.players,
         "layout": layout.name,
-        "board": shaped([game.coaster(c).id for c in range(n)]),
-        "sides": ["".join(row) for row in shaped([game.side(c) for c in range(n)])],
-        "tokens": shaped([list(game.tokens(c)) for c in range(n)]),
+        "board": shaped([coasters[i].id for i in cells]),
+        "sides": ["".join(row) for row in shaped(["AB"[s] for s in sides])],
+        "tokens": shaped([spaces(s, o) for s, o in zip(sides, owners, strict=True)]),
         "scores": list(game.scores),
         "to_move": game.to_move,
         "first_player": game.first_player,
         "last_placed": list(game.last_placed),
+        "end_trigger": names[game.trigger],
     }

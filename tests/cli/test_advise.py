@@ -24,10 +24,10 @@ DOC = ROOT / "docs" / "state-format.md"
 
 # Rulebook scoring example: 4 players (side B), the first Full House space taken
 # by player 1, player 0 with 3 tokens around it: 3 + 3 = 6 points.
-RULEBOOK = position(
-    players=4,
-    tokens={cell(2, 2): [1], cell(1, 1): [0], cell(1, 2): [0], cell(2, 1): [0]},
-)
+# All side B: each token is on the first space, the second is free (null).
+RULEBOOK = position(players=4)
+for _cell, _seat in {cell(2, 2): 1, cell(1, 1): 0, cell(1, 2): 0, cell(2, 1): 0}.items():
+    RULEBOOK["tokens"][_cell // 4][_cell % 4] = [_seat, None]
 
 
 def write_state(tmp_path: Path, data: Any, name: str = "state.json") -> Path:
@@ -183,6 +183,23 @@ def test_doc_shows_the_example_file_and_a_working_command(
         assert out == shown  # the doc shows what its command prints
 
 
+def test_doc_side_b_example_has_a_free_first_space() -> None:
+    from pinastats.game.position import PositionError
+    from pinastats.game.rules import Rules
+
+    text = DOC.read_text(encoding="utf-8")
+    blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", text, re.DOTALL)]
+    (four,) = [b for b in blocks if b["players"] == 4]
+    game = game_from_position(four, rules=Rules(happy_hour=True))
+    full_house = cell(2, 3)
+    assert game.coaster(full_house).id == "full-house"
+    assert game.state.spaces[full_house].tolist() == [-1, 2]
+    points = {p.cell: p.points for p in game.legal_placements([5, 5, 5, 3, 3])}
+    assert points[full_house] == game.coaster(full_house).side_b[0] == 4
+    with pytest.raises(PositionError, match="only Happy Hour takes a token off a coaster"):
+        game_from_position(four)  # without Happy Hour no space is ever freed
+
+
 # ---------------------------------------------------------------- errors
 
 
@@ -222,6 +239,13 @@ BAD_STATES: list[tuple[str, Any, str]] = [
     ("repeated field", '{"players": 4, "players": 2}', "'players' appears twice"),
     ("unknown layout", _with(layout="standrd"), "unknown layout 'standrd'; did you mean"),
     ("not UTF-8", b"\xff\xfe{", "not UTF-8 text"),
+    ("negative score", _with(scores=[1, -1, 3, 4]), "seat 1 has -1; a score goes below 0 only"),
+    (
+        "tie without recency",
+        _with(scores=[20, 20, 3, 4]),
+        r"last_placed is needed: seats \[0, 1\] tie at 20",
+    ),
+    ("bad end trigger", _with(end_trigger="won"), 'end_trigger must be "score", "tokens" or null'),
 ]
 
 
@@ -242,6 +266,50 @@ def test_bad_state_file_is_one_line_naming_the_file(
     assert "Traceback" not in err
     assert err.startswith(f"pinastats: error: {path}: ")
     assert re.search(message, err), err
+
+
+def test_one_token_on_side_b_must_name_its_space_with_happy_hour(tmp_path: Path, cli: Cli) -> None:
+    path = write_state(tmp_path, _with(tokens=_tokens([1])), "bad.json")
+    status, out, err = run(cli, *advise_args(path), "--happy-hour")
+    assert (status, out) == (2, "")
+    assert err == (
+        f"pinastats: error: {path}: tokens of cell 10 (full-house, side B): [1] does not say "
+        "which space the token is on, and with Happy Hour a token may have left the first "
+        "space; write [1, null] for the first space or [null, 1] for the second\n"
+    )
+    status, _, _ = run(cli, *advise_args(path))  # without Happy Hour: the first space
+    assert status == 0
+
+
+def test_a_saved_game_keeps_a_freed_first_space(tmp_path: Path, cli: Cli) -> None:
+    from pinastats.game.position import position_of
+    from pinastats.game.rules import HappyHourEffect, Rules
+
+    # seats 1 and 2 on the Full House; seat 0's Happy Hour moves seat 1 off the first space
+    start = position(players=4, tokens={cell(2, 2): [1, 2]})
+    game = game_from_position(start, rules=Rules(happy_hour=True))
+    move = HappyHourEffect.MOVE_OTHER_TOKEN
+    (option,) = [
+        o
+        for o in game.happy_hour_options(move)
+        if game.decode_happy_hour(move, o) == {"from_cell": 10, "owner": 1, "to_cell": 0}
+    ]
+    game.end_turn_without_placement([1, 2, 4, 5, 6], happy_hour=int(move), option=option)
+    state = write_state(tmp_path, position_of(game))
+    _, out, _ = run(cli, *advise_args(state), "--happy-hour", "--format", "json")
+    (full_house,) = [p for p in json.loads(out)["placements"] if p["cell"] == 10]
+    assert full_house["points"] == 4  # the first space's value: seat 1 has no neighbour there
+
+
+def test_a_catalogue_too_small_for_the_layout_is_blamed(tmp_path: Path, cli: Cli) -> None:
+    from pinastats.game.catalogue import load_catalogue
+
+    csv = tmp_path / "coasters.csv"
+    load_catalogue().to_frame().head(10).to_csv(csv, index=False)
+    state = write_state(tmp_path, RULEBOOK)
+    status, _, err = run(cli, *advise_args(state), "--coasters", str(csv))
+    assert status == 2
+    assert f"the coaster catalogue ({csv}) has 10 coasters, fewer than the 16 cells" in err
 
 
 def test_missing_state_file(tmp_path: Path, cli: Cli) -> None:

@@ -130,7 +130,7 @@ def test_no_token_in_reserve_means_no_placement_but_turns_go_on() -> None:
 def test_end_round_completes_for_every_first_player_and_trigger_seat(players: int) -> None:
     for first in range(players):
         for trigger_seat in range(players):
-            scores = [19 if s == trigger_seat else 0 for s in range(players)]
+            scores = [19 if s == trigger_seat else 4 for s in range(players)]  # 4: no start above
             g = game(players=players, scores=scores, to_move=trigger_seat, first_player=first)
             g.place(cell(0, 0), (1, 1, 2, 3, 4))  # pair of 1s: +1 -> 20
             assert (g.trigger is Trigger.SCORE and not g.is_over) or (

@@ -21,7 +21,7 @@ def owns_a_line(game: Game, seat: int) -> bool:
 
 
 def tokens_on_board(game: Game, seat: int) -> int:
-    return int((game.state[2] == seat).sum())
+    return int((game.state.spaces == seat).sum())
 
 
 def check_winner(game: Game) -> None:
