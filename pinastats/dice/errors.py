@@ -7,6 +7,7 @@ whose message names the bad value and what is allowed.
 from __future__ import annotations
 
 import numbers
+from typing import cast
 
 from pinastats.errors import PinastatsError
 
@@ -37,7 +38,10 @@ class UnknownCombinationError(TargetError):
 
 def is_whole(value: object) -> bool:
     """Whether ``value`` is an integer (Python or NumPy), bools excluded."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    kind = type(value)
+    if kind is int:  # the common case, without the slower ABC check
+        return True
+    return kind is not bool and isinstance(value, numbers.Integral)
 
 
 def whole_number(value: object, what: str, low: int, high: int, error: type[PinastatsError]) -> int:
@@ -50,9 +54,9 @@ def whole_number(value: object, what: str, low: int, high: int, error: type[Pina
     ...
     pinastats.dice.errors.RollsError: rolls must be a whole number from 1 to 20, got True
     """
-    if not isinstance(value, numbers.Integral) or isinstance(value, bool):
+    if not is_whole(value):
         raise error(f"{what} must be a whole number from {low} to {high}, got {value!r}")
-    number = int(value)
+    number = int(cast("numbers.Integral", value))
     if not low <= number <= high:
         raise error(f"{what} must be a whole number from {low} to {high}, got {value!r}")
     return number

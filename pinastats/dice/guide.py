@@ -30,8 +30,9 @@ from pinastats.dice.errors import RollsError, whole_number
 from pinastats.dice.hands import dice_tables, multinomial
 from pinastats.dice.hold_words import REROLL as REROLL
 from pinastats.dice.hold_words import STOP as STOP
-from pinastats.dice.hold_words import face_rules, keep_dice, shape_rule, shape_text, sub_keeps
+from pinastats.dice.hold_words import _shape_rule, face_rules, keep_dice, shape_text, sub_keeps
 from pinastats.dice.hold_words import shape_of as shape_of
+from pinastats.dice.hold_words import shape_rule as shape_rule
 from pinastats.dice.ranking import keep_order
 
 if TYPE_CHECKING:
@@ -122,7 +123,7 @@ def hand_advice(solution: TurnSolution, rolls_left: int) -> list[HandAdvice]:
         order, ranks = keep_order(row, t.keep_size[ks].tolist(), ks.tolist())
         played = int(ks[order[0]])
         fraction = None if exact is None else Fraction(int(exact[r - 1, played]), denominator)
-        hand = t.hand_of(h)
+        hand = tuple(int(d) for d in t.hand_dice[h])
         keeps = [keep_dice(t.keep_counts[ks[i]]) for i in order if ranks[i] == 1]
         keeps.sort(key=lambda k: (k != hand, len(k) != 0, -len(k), k))
         out.append(HandAdvice(r, hand, tuple(keeps), float(values[played]), fraction))
@@ -157,6 +158,7 @@ def build_guide(
     symmetric = is_face_symmetric(comb)
     rows: list[GuideRow] = []
     advice: dict[int, list[HandAdvice]] = {}
+    position = {tuple(int(d) for d in dice): h for h, dice in enumerate(t.hand_dice)}
     for rolls_left in points:
         hands = hand_advice(solution, rolls_left)
         if symmetric:
@@ -170,8 +172,9 @@ def build_guide(
             for a, k in zip(hands, chosen, strict=True)
         ]  # fmt: skip
         for row in section:
-            row.hands = [hands[t.hand_index(a.hand)] for a in row.hands]
-            row.share = float(sum(share[t.hand_index(a.hand)] for a in row.hands))
+            index = [position[a.hand] for a in row.hands]
+            row.hands = [hands[i] for i in index]
+            row.share = float(sum(share[i] for i in index))
         if symmetric:
             section.sort(key=lambda r: (r.rule != STOP, -r.high.probability, -r.share))
         else:
@@ -191,7 +194,7 @@ def _group_by_shape(hands: list[HandAdvice], made: BoolArray) -> tuple[list[Guid
             keep = a.hand
             key = ("already made", STOP)
         else:
-            key = (shape_text(a.hand), shape_rule(a.hand, keep))
+            key = (shape_text(a.hand), _shape_rule(a.hand, keep))
         groups.setdefault(key, GuideRow(a.rolls_left, *key)).hands.append(a)
         chosen.append(keep)
     return list(groups.values()), chosen
@@ -199,7 +202,7 @@ def _group_by_shape(hands: list[HandAdvice], made: BoolArray) -> tuple[list[Guid
 
 def _simplicity(hand: Dice, keep: Dice) -> tuple[int, bool, int, Dice]:
     """Order of preference among tied keeps: fewest parts, re-roll all, most dice."""
-    rule = shape_rule(hand, keep)
+    rule = _shape_rule(hand, keep)
     return rule.count("+"), rule != REROLL, -len(keep), keep
 
 

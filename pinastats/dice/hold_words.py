@@ -66,8 +66,11 @@ def shape_rule(hand: Dice, keep: Dice) -> str:
     >>> shape_rule((1, 1, 2, 3, 4), (1, 2, 3, 4))
     'keep one die of each value'
     """
-    hand = check_dice(hand, what="a hand")
-    keep = check_keep(keep, hand)
+    return _shape_rule(check_dice(hand, what="a hand"), check_keep(keep, hand))
+
+
+def _shape_rule(hand: Dice, keep: Dice) -> str:
+    """:func:`shape_rule` of a sorted hand and a sorted keep of it (not checked)."""
     if keep == hand:
         return STOP
     if not keep:
