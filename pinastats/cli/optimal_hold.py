@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _header(comb: Combination, solution: TurnSolution) -> dict[str, Any]:
     return {
-        "target": comb.value,
+        "target": comb.label,
         "rolls": solution.rolls,
         "sticky": solution.sticky,
         "probability": solution.value,
@@ -121,7 +121,7 @@ def _holds(solution: TurnSolution) -> str:
 def _title(comb: Combination, solution: TurnSolution) -> str:
     exact = f"  (exactly {fraction_text(solution.fraction)})" if solution.fraction else ""
     return (
-        f"{comb.value} in {solution.rolls} roll{'s' * (solution.rolls > 1)}, "
+        f"{comb.label} in {solution.rolls} roll{'s' * (solution.rolls > 1)}, "
         f"{_holds(solution)}\n"
         f"Chance with optimal holds: {percent(solution.value)}{exact}"
     )
@@ -214,7 +214,7 @@ def _guide_text(comb: Combination, solution: TurnSolution, rows: list[GuideRow])
             made = r.situation == "already made"
             keep = r.rule
             if made:
-                keep = "stop: keep all five" if shapes else f"stop ({comb.value} already made)"
+                keep = "stop: keep all five" if shapes else f"stop ({comb.label} already made)"
             cells = [
                 keep,
                 percent_range(r.low.probability, r.high.probability),
@@ -222,7 +222,7 @@ def _guide_text(comb: Combination, solution: TurnSolution, rows: list[GuideRow])
                 ", ".join(_example(a) for a in r.examples(2)),
             ]
             if shapes:
-                cells.insert(0, f"{comb.value} already" if made else r.situation)
+                cells.insert(0, f"{comb.label} already" if made else r.situation)
             table.append(cells)
         header = ["what to keep", "success", "how often", "for example"]
         if shapes:
@@ -235,7 +235,7 @@ def _guide_text(comb: Combination, solution: TurnSolution, rows: list[GuideRow])
             "hand with --dice ... --rolls-left N --locked ..."
         )
     out.append(
-        f"\nsuccess: chance of ending on {comb.value} from such a hand with optimal play."
+        f"\nsuccess: chance of ending on {comb.label} from such a hand with optimal play."
         "\nhow often: chance of holding such a hand at that point when you follow this guide."
         "\nEvery hand: add --all (or --format csv). One hand: --dice 2 2 5 4 1 --rolls-left 2."
     )
@@ -278,7 +278,7 @@ def _advise_hand(args: argparse.Namespace, comb: Combination, solution: TurnSolu
             f"turn, got {rolls_left}"
         )
     options = solution.ranked_keeps(dice, rolls_left, locked)
-    ranks = rank_labels([o.fraction if o.fraction is not None else o.value for o in options])
+    ranks = _rank_texts([o.rank for o in options])
     if args.format == "json":
         top = options[0]
         hand = {
@@ -315,17 +315,23 @@ def _advise_hand(args: argparse.Namespace, comb: Combination, solution: TurnSolu
         print(_hand_text(comb, solution, dice, rolls_left, locked, options, ranks))
 
 
-def rank_labels(values: Sequence[float | Fraction]) -> list[str]:
-    """Competition ranks of values sorted best first, ``=`` marking ties.
+def _rank_texts(ranks: Sequence[int]) -> list[str]:
+    """``[1, 2, 2, 4] -> ['1', '2=', '2=', '4']``: ``=`` marks a shared rank."""
+    return [f"{r}{'=' * (ranks.count(r) > 1)}" for r in ranks]
 
-    Floats equal to 12 significant digits tie (the float DP's symmetric keeps can
-    differ in the last bit); fractions tie only when equal.
+
+def rank_labels(values: Sequence[float | Fraction]) -> list[str]:
+    """Competition ranks of values, ``=`` marking ties, by the keep rule's tie test.
+
+    Fractions tie only when equal, floats within :data:`pinastats.dice.TIE_TOL`
+    (see :func:`pinastats.dice.tie_ranks`).
 
     >>> rank_labels([3, 2, 2, 1])
     ['1', '2=', '2=', '4']
     """
-    keys = [v if isinstance(v, Fraction) else float(f"{v:.12g}") for v in values]
-    return [f"{keys.index(k) + 1}{'=' * (keys.count(k) > 1)}" for k in keys]
+    from pinastats.dice.ranking import tie_ranks
+
+    return _rank_texts(tie_ranks(values))
 
 
 def _hand_text(
@@ -351,7 +357,7 @@ def _hand_text(
     exact = f" ({fraction_text(top.fraction)})" if top.fraction is not None else ""
     verb = "stop" if best == ["stop"] else "keep " + " or ".join(best)
     return "\n".join([
-        f"{comb.value} from {dice_text(dice)}{lock}, {rolls_left} roll"
+        f"{comb.label} from {dice_text(dice)}{lock}, {rolls_left} roll"
         f"{'s' * (rolls_left > 1)} left ({solution.rolls}-roll turn, {_holds(solution)})",
         f"Best: {verb} → {percent(top.value)}{exact}",
         "",

@@ -11,7 +11,54 @@ is an exact integer (``keep_scale`` is then ``6**|keep|`` instead of
 
 from __future__ import annotations
 
-from pinastats._jit import jit
+from numba import types
+from numba.extending import overload
+
+from pinastats._jit import jit, jit_inline
+
+TIE_TOL = 1e-12
+"""Two float keep values within ``TIE_TOL`` of each other tie (integer values tie when equal)."""
+
+
+def _beats(v, best, more_dice):  # pragma: no cover - only its numba overload runs
+    """Whether a keep worth ``v`` replaces the best so far, worth ``best``."""
+    raise NotImplementedError("compiled through numba only")
+
+
+@overload(_beats, inline="always")
+def _beats_overload(v, best, more_dice):
+    """Exact comparison for integer values, ``TIE_TOL`` for floats (chosen at compile time)."""
+    if isinstance(v, types.Integer):
+
+        def exact(v, best, more_dice):
+            return v > best or (v == best and more_dice)
+
+        return exact
+
+    def within(v, best, more_dice):
+        return v > best + TIE_TOL or (v > best - TIE_TOL and more_dice)
+
+    return within
+
+
+@jit_inline
+def _best_keep(keep_value, hand_keep_ptr, hand_keep, keep_size, hand):
+    """The keep played from ``hand``: the keep rule of :mod:`pinastats.dice.solver`.
+
+    Scan the hand's keeps in keep-index order (the empty keep first); a keep
+    replaces the best so far when it is worth more by more than ``TIE_TOL``, or
+    ties with it (within ``TIE_TOL``; equal for integer values) and keeps more dice.
+    """
+    lo = hand_keep_ptr[hand]
+    best_k = hand_keep[lo]
+    best = keep_value[best_k]
+    for j in range(lo + 1, hand_keep_ptr[hand + 1]):
+        k = hand_keep[j]
+        v = keep_value[k]
+        if _beats(v, best, keep_size[k] > keep_size[best_k]):
+            best_k = k
+            best = v
+    return best_k
 
 
 @jit

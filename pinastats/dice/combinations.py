@@ -15,101 +15,116 @@ import re
 from collections.abc import Callable, Sequence
 from enum import StrEnum
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from pinastats.dice.hands import N_HANDS, dice_tables
+from pinastats.dice.errors import TargetError
+from pinastats.dice.errors import UnknownCombinationError as UnknownCombinationError
+from pinastats.dice.hands import N_HANDS, check_dice, dice_tables
 
 Counts = Sequence[int]
 
 
+class CombinationKind(StrEnum):
+    """The family of a combination: what the rule looks at on the five dice."""
+
+    PAIR_OF_N = "pair-of-N"
+    """At least two dice show one given face (Pair of 1s ... Pair of 6s)."""
+    THREE_OF_N = "three-of-N"
+    """At least three dice show one given face (Three 1s ... Three 6s)."""
+    FOUR_OF_N = "four-of-N"
+    """At least four dice show one given face."""
+    FIVE_OF_N = "five-of-N"
+    """All five dice show one given face."""
+    N_OF_A_KIND = "n-of-a-kind"
+    """At least ``needed`` equal dice, any face (Pair ... Five of a Kind)."""
+    STRAIGHT = "straight"
+    """A run of consecutive faces."""
+    SUM = "sum"
+    """The total of the dice falls in a range."""
+    PARITY = "parity"
+    """Every die odd, or every die even."""
+    PATTERN = "pattern"
+    """A pattern of equal and different dice (double pair, full house, all different)."""
+
+
 class Combination(StrEnum):
-    """A combination of the five final dice; the value is its display name."""
+    """A combination of the five final dice; the value is its player label.
+
+    Each member also knows its :attr:`description` (what it means on the five
+    dice, as in ``RULES.md``), its :attr:`kind`, and its :attr:`face` and
+    :attr:`needed` where it has them (Three 5s: face 5, needed 3).
+    """
 
     PAIR_1 = "Pair of 1s"
-    """At least two dice show 1."""
     PAIR_2 = "Pair of 2s"
-    """At least two dice show 2."""
     PAIR_3 = "Pair of 3s"
-    """At least two dice show 3."""
     PAIR_4 = "Pair of 4s"
-    """At least two dice show 4."""
     PAIR_5 = "Pair of 5s"
-    """At least two dice show 5."""
     PAIR_6 = "Pair of 6s"
-    """At least two dice show 6."""
     DOUBLE_PAIR = "Double Pair"
-    """Two pairs, possibly of the same value (four or five of a kind count)."""
     THREE_1 = "Three 1s"
-    """At least three dice show 1."""
     THREE_2 = "Three 2s"
-    """At least three dice show 2."""
     THREE_3 = "Three 3s"
-    """At least three dice show 3."""
     THREE_4 = "Three 4s"
-    """At least three dice show 4."""
     THREE_5 = "Three 5s"
-    """At least three dice show 5."""
     THREE_6 = "Three 6s"
-    """At least three dice show 6."""
     ODDS = "Odds"
-    """Every die is 1, 3 or 5."""
     EVENS = "Evens"
-    """Every die is 2, 4 or 6."""
     SUM_LE_9 = "Sum ≤ 9"
-    """The dice add up to 9 or less."""
     SUM_12_14 = "Sum 12-14"
-    """The dice add up to 12, 13 or 14."""
     SUM_21_23 = "Sum 21-23"
-    """The dice add up to 21, 22 or 23."""
     SUM_GE_26 = "Sum ≥ 26"
-    """The dice add up to 26 or more."""
     SMALL_STRAIGHT = "Small Straight"
-    """1-2-3-4, 2-3-4-5 or 3-4-5-6 among the dice (a large straight counts)."""
     LARGE_STRAIGHT = "Large Straight"
-    """1-2-3-4-5 or 2-3-4-5-6."""
     FOUR_OF_A_KIND = "Four of a Kind"
-    """At least four dice of one value."""
     FULL_HOUSE = "Full House"
-    """Three of one value and two of another, or five of a kind."""
     ALL_DIFFERENT = "All Different"
-    """Five distinct values (5≠; a large straight counts)."""
     FIVE_OF_A_KIND = "Five of a Kind"
-    """All five dice equal."""
     # generic analysis targets (not coasters)
     PAIR = "Pair"
-    """At least two dice of one value (any value)."""
     THREE_OF_A_KIND = "Three of a Kind"
-    """At least three dice of one value (any value)."""
     TWO_DISTINCT_PAIRS = "Two Distinct Pairs"
-    """Two different values shown at least twice each."""
     STRICT_FULL_HOUSE = "Strict Full House"
-    """Exactly three of one value and two of a different value."""
     FOUR_1 = "Four 1s"
-    """At least four dice show 1."""
     FOUR_2 = "Four 2s"
-    """At least four dice show 2."""
     FOUR_3 = "Four 3s"
-    """At least four dice show 3."""
     FOUR_4 = "Four 4s"
-    """At least four dice show 4."""
     FOUR_5 = "Four 5s"
-    """At least four dice show 5."""
     FOUR_6 = "Four 6s"
-    """At least four dice show 6."""
     FIVE_1 = "Five 1s"
-    """All five dice show 1."""
     FIVE_2 = "Five 2s"
-    """All five dice show 2."""
     FIVE_3 = "Five 3s"
-    """All five dice show 3."""
     FIVE_4 = "Five 4s"
-    """All five dice show 4."""
     FIVE_5 = "Five 5s"
-    """All five dice show 5."""
     FIVE_6 = "Five 6s"
-    """All five dice show 6."""
+
+    @property
+    def label(self) -> str:
+        """The name a player reads on the coaster or in a table ("Pair of 6s")."""
+        return str(self.value)
+
+    @property
+    def description(self) -> str:
+        """One line: what the combination means on the five final dice."""
+        return _INFO[self].description
+
+    @property
+    def kind(self) -> CombinationKind:
+        """The family of the combination."""
+        return _INFO[self].kind
+
+    @property
+    def face(self) -> int | None:
+        """The face the combination is about (Pair of 6s: 6), None when it has none."""
+        return _INFO[self].face
+
+    @property
+    def needed(self) -> int | None:
+        """How many equal dice it needs (Three 5s, Three of a Kind: 3), None if no such rule."""
+        return _INFO[self].needed
 
     @property
     def is_coaster(self) -> bool:
@@ -125,8 +140,8 @@ class Combination(StrEnum):
         False
         """
         counts = [0] * 6
-        for d in dice:
-            counts[int(d) - 1] += 1
+        for d in check_dice(dice):
+            counts[d - 1] += 1
         return _PREDICATES[self](counts)
 
     def mask(self) -> npt.NDArray[np.bool_]:
@@ -171,6 +186,61 @@ _PREDICATES: dict[Combination, Callable[[Counts], bool]] = {
     **{Combination[f"FIVE_{v}"]: _at_least(v, 5) for v in range(1, 7)},
 }
 
+
+class _Info(NamedTuple):
+    kind: CombinationKind
+    description: str
+    face: int | None = None
+    needed: int | None = None
+
+
+_PER_FACE = {2: ("PAIR", CombinationKind.PAIR_OF_N, "two"),
+             3: ("THREE", CombinationKind.THREE_OF_N, "three"),
+             4: ("FOUR", CombinationKind.FOUR_OF_N, "four")}  # fmt: skip
+_K = CombinationKind
+_INFO: dict[Combination, _Info] = {
+    **{
+        Combination[f"{word}_{v}"]: _Info(kind, f"At least {n_word} dice show {v}.", v, n)
+        for n, (word, kind, n_word) in _PER_FACE.items()
+        for v in range(1, 7)
+    },
+    **{
+        Combination[f"FIVE_{v}"]: _Info(_K.FIVE_OF_N, f"All five dice show {v}.", v, 5)
+        for v in range(1, 7)
+    },
+    Combination.DOUBLE_PAIR: _Info(
+        _K.PATTERN, "Two pairs, possibly of the same value (four or five of a kind count)."
+    ),
+    Combination.ODDS: _Info(_K.PARITY, "Every die is 1, 3 or 5."),
+    Combination.EVENS: _Info(_K.PARITY, "Every die is 2, 4 or 6."),
+    Combination.SUM_LE_9: _Info(_K.SUM, "The dice add up to 9 or less."),
+    Combination.SUM_12_14: _Info(_K.SUM, "The dice add up to 12, 13 or 14."),
+    Combination.SUM_21_23: _Info(_K.SUM, "The dice add up to 21, 22 or 23."),
+    Combination.SUM_GE_26: _Info(_K.SUM, "The dice add up to 26 or more."),
+    Combination.SMALL_STRAIGHT: _Info(
+        _K.STRAIGHT, "1-2-3-4, 2-3-4-5 or 3-4-5-6 among the dice (a large straight counts)."
+    ),
+    Combination.LARGE_STRAIGHT: _Info(_K.STRAIGHT, "1-2-3-4-5 or 2-3-4-5-6."),
+    Combination.FOUR_OF_A_KIND: _Info(_K.N_OF_A_KIND, "At least four dice of one value.", None, 4),
+    Combination.FULL_HOUSE: _Info(
+        _K.PATTERN, "Three of one value and two of another, or five of a kind."
+    ),
+    Combination.ALL_DIFFERENT: _Info(
+        _K.PATTERN, "Five distinct values (5≠; a large straight counts)."
+    ),
+    Combination.FIVE_OF_A_KIND: _Info(_K.N_OF_A_KIND, "All five dice equal.", None, 5),
+    Combination.PAIR: _Info(_K.N_OF_A_KIND, "At least two dice of one value (any value).", None, 2),
+    Combination.THREE_OF_A_KIND: _Info(
+        _K.N_OF_A_KIND, "At least three dice of one value (any value).", None, 3
+    ),
+    Combination.TWO_DISTINCT_PAIRS: _Info(
+        _K.PATTERN, "Two different values shown at least twice each."
+    ),
+    Combination.STRICT_FULL_HOUSE: _Info(
+        _K.PATTERN, "Exactly three of one value and two of a different value."
+    ),
+}
+
 COASTER_COMBINATIONS: tuple[Combination, ...] = tuple(list(Combination)[:25])
 """The 25 combinations printed on the coasters, in catalogue order."""
 
@@ -206,6 +276,8 @@ def normalize_name(name: str) -> str:
     >>> normalize_name("sum 12, 13 or 14")
     'sum 12 13 14'
     """
+    if not isinstance(name, str):
+        raise TargetError(f"a combination name must be a string, got {name!r}")
     s = name.strip().lower()
     for a, b in (("≤", "<="), ("≥", ">="), ("≠", "!="), ("’", "'"), ("=<", "<="), ("=>", ">=")):
         s = s.replace(a, b)
@@ -264,18 +336,6 @@ def _alias_table() -> dict[str, Combination]:
     return table
 
 
-class UnknownCombinationError(ValueError):
-    """A name that matches no combination; ``suggestions`` lists the closest."""
-
-    def __init__(self, name: str, suggestions: list[str]) -> None:
-        self.name = name
-        self.suggestions = suggestions
-        hint = f"; did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions else ""
-        super().__init__(
-            f"unknown combination {name!r}{hint} (`pinastats targets` lists all of them)"
-        )
-
-
 def parse_combination(name: str | Combination) -> Combination:
     """Resolve a user-supplied combination name (case-insensitive, with aliases).
 
@@ -288,6 +348,11 @@ def parse_combination(name: str | Combination) -> Combination:
     """
     if isinstance(name, Combination):
         return name
+    if not isinstance(name, str):
+        raise TargetError(
+            f"a target must be a combination name (a string) or a Combination, got {name!r} "
+            "(`pinastats targets` lists them)"
+        )
     table = _alias_table()
     key = normalize_name(name)
     if key in table:

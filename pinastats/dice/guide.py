@@ -18,37 +18,30 @@ hand of the group at that point of a turn played by the guide.
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
+from pinastats.dice.combinations import Combination, CombinationKind, parse_combination
+from pinastats.dice.errors import RollsError, whole_number
+from pinastats.dice.hands import dice_tables, multinomial
+from pinastats.dice.hold_words import REROLL as REROLL
+from pinastats.dice.hold_words import STOP as STOP
+from pinastats.dice.hold_words import _shape_rule, face_rules, keep_dice, shape_text, sub_keeps
+from pinastats.dice.hold_words import shape_of as shape_of
+from pinastats.dice.hold_words import shape_rule as shape_rule
+from pinastats.dice.ranking import keep_order
+
 if TYPE_CHECKING:
-    from pinastats.dice import Combination, TurnSolution
+    from pinastats.dice.solver import TurnSolution
 
 Dice = tuple[int, ...]
-IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
-_FACES = np.arange(1, 7)
-_GROUP_NAMES = {5: "five of a kind", 4: "four of a kind", 3: "three of a kind", 2: "pair"}
-_SHAPE_NAMES = {
-    (5,): "five of a kind",
-    (4, 1): "four of a kind",
-    (3, 2): "full house",
-    (3, 1, 1): "three of a kind",
-    (2, 2, 1): "two pairs",
-    (2, 1, 1, 1): "one pair",
-    (1, 1, 1, 1, 1): "all different",
-}
-_NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
-STOP = "stop"
-REROLL = "re-roll all five"
+_BY_SHAPE = frozenset({CombinationKind.PATTERN, CombinationKind.N_OF_A_KIND})
 
 
 @dataclass(frozen=True)
@@ -92,7 +85,6 @@ class GuideRow:
 
     def examples(self, n: int = 3) -> list[HandAdvice]:
         """Up to ``n`` of the group's likeliest hands, spread over the faces."""
-        from pinastats.dice.hands import multinomial
 
         def likelihood(a: HandAdvice) -> int:
             return multinomial([a.hand.count(v) for v in range(1, 7)])
@@ -112,233 +104,52 @@ class GuideRow:
 def hand_advice(solution: TurnSolution, rolls_left: int) -> list[HandAdvice]:
     """Optimal keeps of all 252 hands with ``rolls_left`` rolls left (nothing locked).
 
-    Keeps are ordered: stop first, then re-roll all, then the most dice kept.
+    The optimal keeps are the rank-1 keeps of the keep rule
+    (:func:`pinastats.dice.ranking.keep_order`); the probability is that of the
+    keep the rule plays. Keeps are listed: stop first, then re-roll all, then the
+    most dice kept.
     """
-    from pinastats.dice import dice_tables
-
+    if solution.rolls < 2:
+        raise RollsError(f"no keep to choose in a {solution.rolls}-roll turn")
+    r = whole_number(rolls_left, "rolls left", 1, solution.rolls - 1, RollsError)
     t = dice_tables()
     exact = solution.keep_numerator
-    values = solution.keep_value[rolls_left - 1]
-    denominator = 6 ** (5 * rolls_left)
+    values = solution.keep_value[r - 1]
+    denominator = 6 ** (5 * r)
     out = []
     for h in range(len(t.hand_dice)):
         ks = t.hand_keep[t.hand_keep_ptr[h] : t.hand_keep_ptr[h + 1]]
-        if exact is not None:
-            row = exact[rolls_left - 1, ks]
-            best = ks[row == row.max()]
-            fraction: Fraction | None = Fraction(int(row.max()), denominator)
-        else:
-            row_f = values[ks]
-            best = ks[row_f >= row_f.max() - 1e-12 * max(1.0, abs(float(row_f.max())))]
-            fraction = None
+        row = values[ks] if exact is None else exact[r - 1, ks]
+        order, ranks = keep_order(row, t.keep_size[ks].tolist(), ks.tolist())
+        played = int(ks[order[0]])
+        fraction = None if exact is None else Fraction(int(exact[r - 1, played]), denominator)
         hand = tuple(int(d) for d in t.hand_dice[h])
-        keeps = [_keep_dice(t.keep_counts[k]) for k in best]
+        keeps = [keep_dice(t.keep_counts[ks[i]]) for i in order if ranks[i] == 1]
         keeps.sort(key=lambda k: (k != hand, len(k) != 0, -len(k), k))
-        out.append(HandAdvice(rolls_left, hand, tuple(keeps), float(values[best[0]]), fraction))
+        out.append(HandAdvice(r, hand, tuple(keeps), float(values[played]), fraction))
     return out
 
 
-def _keep_dice(counts: npt.ArrayLike) -> Dice:
-    return tuple(int(d) for d in np.repeat(_FACES, np.asarray(counts)))
+def is_face_symmetric(comb: Combination | str) -> bool:
+    """Whether the target depends only on the pattern of equal dice, not on the faces.
 
-
-def is_face_symmetric(comb: Combination) -> bool:
-    """Whether the target depends only on the pattern of counts, not on the faces."""
-    from pinastats.dice import dice_tables
-
-    seen: dict[Dice, bool] = {}
-    for counts, hit in zip(dice_tables().hand_counts, comb.mask(), strict=True):
-        shape = tuple(sorted((int(c) for c in counts if c), reverse=True))
-        if seen.setdefault(shape, bool(hit)) != bool(hit):
-            return False
-    return True
-
-
-# ---------------------------------------------------------------- shape words
-
-
-def shape_of(hand: Sequence[int]) -> Dice:
-    """Return the counts pattern of a hand, largest first: ``(2, 2, 5, 4, 1) -> (2, 1, 1, 1)``."""
-    return tuple(sorted((hand.count(v) for v in set(hand)), reverse=True))
-
-
-def shape_text(hand: Sequence[int]) -> str:
-    """``'three of a kind (3+1+1)'``."""
-    shape = shape_of(hand)
-    return f"{_SHAPE_NAMES[shape]} ({'+'.join(map(str, shape))})"
-
-
-def shape_rule(hand: Dice, keep: Dice) -> str:
-    """Describe a keep by the parts of the hand it takes ("the pair + one single").
-
-    >>> shape_rule((2, 2, 2, 5, 6), (2, 2, 2))
-    'keep the three of a kind'
-    >>> shape_rule((1, 1, 3, 3, 6), (1, 1, 3, 3))
-    'keep both pairs'
-    >>> shape_rule((1, 1, 2, 3, 4), (1, 2, 3, 4))
-    'keep one die of each value'
+    True for the pattern and n-of-a-kind combinations (full house, pair of any
+    value, ...); the guide groups their hands by shape.
     """
-    if keep == hand:
-        return STOP
-    if not keep:
-        return REROLL
-    counts = {v: hand.count(v) for v in set(hand)}
-    kept = {v: keep.count(v) for v in counts}
-    if len(set(keep)) == len(keep) == len(counts):
-        return "keep one die of each value"
-    parts = []
-    for size in sorted(set(counts.values()), reverse=True):
-        faces = [v for v in counts if counts[v] == size]
-        full = sum(kept[v] == size for v in faces)
-        partial = sorted((kept[v] for v in faces if 0 < kept[v] < size), reverse=True)
-        if size == 1:
-            if full:
-                parts.append("one single" if full == 1 else f"{_NUMBER_WORDS[full]} singles")
-            continue
-        name = _GROUP_NAMES[size]
-        if full:
-            if len(faces) == 1:
-                parts.append(f"the {name}")
-            else:
-                parts.append(f"both {name}s" if full == len(faces) else f"one {name}")
-        for n in partial:
-            parts.append(f"{_NUMBER_WORDS[n]} of the {name}")
-    return "keep " + " + ".join(parts)
-
-
-# ---------------------------------------------------------------- face rules
-
-
-@dataclass(frozen=True)
-class _Rule:
-    """A rule on face values.
-
-    It names one keep per hand (``index``, -1 where it does not apply) or allows a
-    set of keeps (``allowed``, over the 462 keeps).
-    """
-
-    text: str
-    rank: int
-    index: IntArray | None = None
-    allowed: BoolArray | None = None
-
-    def fits(self, best: BoolArray, sub: BoolArray) -> BoolArray:
-        """Hands for which the rule allows a keep, and only optimal keeps."""
-        out: BoolArray
-        if self.index is not None:
-            ok = self.index >= 0
-            out = ok & best[np.arange(len(best)), np.where(ok, self.index, 0)]
-            return out
-        assert self.allowed is not None
-        if self.allowed.sum() == 1:  # a literal keep
-            k = int(np.flatnonzero(self.allowed)[0])
-            out = sub[:, k] & best[:, k]
-            return out
-        match = sub & self.allowed
-        out = np.logical_and(match.any(axis=1), ~np.any(match & ~best, axis=1))
-        return out
-
-    def keep(self, hand: int, sub: BoolArray) -> int:
-        """Return the keep (index) the rule gives for one hand, most dice kept if several."""
-        if self.index is not None:
-            return int(self.index[hand])
-        assert self.allowed is not None
-        return int(np.flatnonzero(sub[hand] & self.allowed)[-1])
-
-
-def _face_set_text(faces: Sequence[int]) -> str:
-    s = sorted(faces)
-    if len(s) == 1:
-        return f"every {s[0]}"
-    if s == [1, 3, 5]:
-        return "every odd die"
-    if s == [2, 4, 6]:
-        return "every even die"
-    if s == list(range(s[0], 7)):
-        return f"every die ≥ {s[0]}"
-    if s == list(range(1, s[-1] + 1)):
-        return f"every die ≤ {s[-1]}"
-    return "every " + ", ".join(map(str, s[:-1])) + f" and {s[-1]}"
-
-
-def _keep_indices(kept: IntArray) -> IntArray:
-    """Keep index of each row of face counts; -1 for an empty keep."""
-    from pinastats.dice import dice_tables
-
-    t = dice_tables()
-    place = 6 ** np.arange(5, -1, -1)
-    lut = np.full(6**6, -1, dtype=np.int64)
-    lut[t.keep_counts @ place] = np.arange(len(t.keep_counts))
-    index = lut[kept @ place]
-    return np.where(kept.sum(axis=1) > 0, index, -1)
-
-
-@cache
-def _face_rules(sums: bool) -> tuple[_Rule, ...]:
-    """Build the candidate rules, simplest first.
-
-    Stop, re-roll, "every 5 and 6", "one each of 2 3 4 5", with ``sums`` "two dice
-    totalling 5-7", and every literal keep.
-    """
-    from pinastats.dice import dice_tables
-
-    t = dice_tables()
-    h = np.asarray(t.hand_counts)
-    everyone = np.ones(len(h), dtype=np.bool_)
-    rules = [
-        _Rule(STOP, 0, index=np.asarray(t.hand_as_keep)),
-        _Rule(REROLL, 1, index=np.where(everyone, 0, 0)),
-    ]
-    for n in range(1, 6):
-        for faces in itertools.combinations(range(1, 7), n):
-            mask = np.isin(_FACES, faces).astype(np.int64)
-            text = _face_set_text(faces)
-            rank = (
-                2 if n == 1 else 3 if "every die" in text or "odd" in text or "even" in text else 4
-            )
-            rules.append(_Rule(f"keep {text}", rank, index=_keep_indices(h * mask)))
-            if n >= 2:
-                listed = " ".join(map(str, faces))
-                each = _keep_indices(np.minimum(h, 1) * mask)
-                rules.append(_Rule(f"keep one each of {listed}", 5, index=each))
-    if sums:
-        total = t.keep_counts @ _FACES
-        for n in range(1, 5):
-            for lo in range(n, 6 * n + 1):
-                for hi in range(lo, min(lo + 3, 6 * n) + 1):
-                    allowed = (t.keep_size == n) & (total >= lo) & (total <= hi)
-                    span = f"{lo}" if lo == hi else f"{lo}-{hi}"
-                    what = "one die of" if n == 1 else f"{_NUMBER_WORDS[n]} dice totalling"
-                    rules.append(_Rule(f"keep {what} {span}", 6, allowed=allowed))
-    for k in range(1, len(t.keep_counts)):
-        literal = np.arange(len(t.keep_counts)) == k
-        rules.append(_Rule(f"keep {' '.join(map(str, _keep_dice(t.keep_counts[k])))}", 7,
-                           allowed=literal))  # fmt: skip
-    return tuple(rules)
-
-
-@cache
-def _sub_keeps() -> BoolArray:
-    """``(252, 462)``: keep ``k`` is part of hand ``h``."""
-    from pinastats.dice import dice_tables
-
-    t = dice_tables()
-    sub: BoolArray = np.all(t.hand_counts[:, None, :] >= t.keep_counts[None, :, :], axis=2)
-    return sub
+    return parse_combination(comb).kind in _BY_SHAPE
 
 
 # ---------------------------------------------------------------- the guide
 
 
 def build_guide(
-    comb: Combination, solution: TurnSolution
+    comb: Combination | str, solution: TurnSolution
 ) -> tuple[list[GuideRow], dict[int, list[HandAdvice]]]:
     """Group the hands of every decision point; return the rows and the per-hand advice.
 
     With sticky holds only the first decision (nothing locked yet) is covered.
     """
-    from pinastats.dice import dice_tables
-
+    comb = parse_combination(comb)
     t = dice_tables()
     last = solution.rolls - 1 if not solution.sticky else min(1, solution.rolls - 1)
     points = list(range(solution.rolls - 1, solution.rolls - 1 - last, -1))
@@ -347,12 +158,13 @@ def build_guide(
     symmetric = is_face_symmetric(comb)
     rows: list[GuideRow] = []
     advice: dict[int, list[HandAdvice]] = {}
+    position = {tuple(int(d) for d in dice): h for h, dice in enumerate(t.hand_dice)}
     for rolls_left in points:
         hands = hand_advice(solution, rolls_left)
         if symmetric:
             section, chosen = _group_by_shape(hands, made)
         else:
-            sums = comb.name.startswith("SUM_")
+            sums = comb.kind is CombinationKind.SUM
             section, chosen = _group_by_face_rules(hands, made, share, sums)
         hands = [
             HandAdvice(a.rolls_left, a.hand, (k, *(x for x in a.keeps if x != k)),
@@ -360,8 +172,9 @@ def build_guide(
             for a, k in zip(hands, chosen, strict=True)
         ]  # fmt: skip
         for row in section:
-            row.hands = [hands[t.hand_index(a.hand)] for a in row.hands]
-            row.share = float(sum(share[t.hand_index(a.hand)] for a in row.hands))
+            index = [position[a.hand] for a in row.hands]
+            row.hands = [hands[i] for i in index]
+            row.share = float(sum(share[i] for i in index))
         if symmetric:
             section.sort(key=lambda r: (r.rule != STOP, -r.high.probability, -r.share))
         else:
@@ -381,7 +194,7 @@ def _group_by_shape(hands: list[HandAdvice], made: BoolArray) -> tuple[list[Guid
             keep = a.hand
             key = ("already made", STOP)
         else:
-            key = (shape_text(a.hand), shape_rule(a.hand, keep))
+            key = (shape_text(a.hand), _shape_rule(a.hand, keep))
         groups.setdefault(key, GuideRow(a.rolls_left, *key)).hands.append(a)
         chosen.append(keep)
     return list(groups.values()), chosen
@@ -389,17 +202,15 @@ def _group_by_shape(hands: list[HandAdvice], made: BoolArray) -> tuple[list[Guid
 
 def _simplicity(hand: Dice, keep: Dice) -> tuple[int, bool, int, Dice]:
     """Order of preference among tied keeps: fewest parts, re-roll all, most dice."""
-    rule = shape_rule(hand, keep)
+    rule = _shape_rule(hand, keep)
     return rule.count("+"), rule != REROLL, -len(keep), keep
 
 
 def _group_by_face_rules(
     hands: list[HandAdvice], made: BoolArray, weight: npt.NDArray[np.float64], sums: bool
 ) -> tuple[list[GuideRow], list[Dice]]:
-    from pinastats.dice import dice_tables
-
     t = dice_tables()
-    sub = _sub_keeps()
+    sub = sub_keeps()
     best = np.zeros_like(sub)
     for i, a in enumerate(hands):
         best[i, [t.keep_index(k) for k in a.keeps]] = True
@@ -408,7 +219,7 @@ def _group_by_face_rules(
     chosen: list[Dice] = [a.hand if made[i] else () for i, a in enumerate(hands)]
     open_ = ~made
     w = weight + 1e-12
-    options = [(rule, rule.fits(best, sub)) for rule in _face_rules(sums)]
+    options = [(rule, rule.fits(best, sub)) for rule in face_rules(sums)]
     while open_.any():
         rule, fits = max(
             options, key=lambda o: (float(w[o[1] & open_].sum()), -o[0].rank, o[0].text)
@@ -418,7 +229,7 @@ def _group_by_face_rules(
         for i in map(int, np.flatnonzero(take)):
             row.hands.append(hands[i])
             k = rule.keep(i, sub)
-            chosen[i] = _keep_dice(t.keep_counts[k]) if k >= 0 else ()
+            chosen[i] = keep_dice(t.keep_counts[k]) if k >= 0 else ()
         rows.append(row)
         open_ = open_ & ~take
     return [r for r in rows if r.hands], chosen
@@ -426,8 +237,6 @@ def _group_by_face_rules(
 
 def _next_share(share: npt.NDArray[np.float64], chosen: list[Dice]) -> npt.NDArray[np.float64]:
     """Distribution of the next hand when every hand is played by its chosen keep."""
-    from pinastats.dice import dice_tables
-
     t = dice_tables()
     out = np.zeros_like(share)
     for h, keep in enumerate(chosen):

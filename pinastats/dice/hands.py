@@ -28,6 +28,8 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from pinastats.dice.errors import DiceError, is_whole, whole_number
+
 N_DICE = 5
 N_FACES = 6
 N_HANDS = 252
@@ -87,12 +89,21 @@ class DiceTables:
     hand_as_keep: IntArray
 
     def hand_index(self, dice: Sequence[int]) -> int:
-        """Index of the hand made of five dice (any order)."""
-        return _hand_lookup()[_key(_counts_of(dice))]
+        """Index of the hand made of five dice 1-6 (any order)."""
+        return _hand_lookup()[_key(_counts_of(check_dice(dice, what="a hand")))]
 
     def keep_index(self, dice: Sequence[int]) -> int:
-        """Index of the keep made of zero to five dice (any order)."""
-        return _keep_lookup()[_key(_counts_of(dice))]
+        """Index of the keep made of zero to five dice 1-6 (any order)."""
+        return _keep_lookup()[_key(_counts_of(check_dice(dice, count=None, what="a keep")))]
+
+    def hand_of(self, index: int) -> tuple[int, ...]:
+        """The sorted dice of hand ``index`` (0 to 251)."""
+        return tuple(int(d) for d in self.hand_dice[check_hand_index(index)])
+
+    def keep_of(self, index: int) -> tuple[int, ...]:
+        """The sorted dice of keep ``index`` (0 to 461; keep 0 is the empty keep)."""
+        k = check_keep_index(index)
+        return tuple(int(f) + 1 for f in range(N_FACES) for _ in range(int(self.keep_counts[k, f])))
 
 
 def _counts_of(dice: Sequence[int]) -> list[int]:
@@ -175,23 +186,64 @@ def dice_tables() -> DiceTables:
 def check_dice(
     dice: Sequence[int], *, count: int | None = N_DICE, what: str = "dice"
 ) -> tuple[int, ...]:
-    """Validate dice values (1 to 6) and their number; return them sorted.
+    """Validate dice values (whole numbers 1 to 6) and their number; return them sorted.
 
-    ``count=None`` accepts 0 to 5 dice (a keep).
+    ``count=None`` accepts 0 to 5 dice (a keep). Bools are not dice.
 
     >>> check_dice([2, 2, 5, 4, 1])
     (1, 2, 2, 4, 5)
-    >>> check_dice([2, 7, 5, 4, 1])
-    Traceback (most recent call last):
-    ...
-    ValueError: dice must be values from 1 to 6, got 7 in [2, 7, 5, 4, 1]
+    >>> try:
+    ...     check_dice([2, 7, 5, 4, 1])
+    ... except DiceError as error:
+    ...     print(error)
+    dice must be values from 1 to 6 (whole numbers), got 7 in [2, 7, 5, 4, 1]
     """
+    if isinstance(dice, str | bytes) or not isinstance(dice, Iterable):
+        raise DiceError(f"{what} must be a sequence of whole numbers from 1 to 6, got {dice!r}")
     values = list(dice)
     for d in values:
-        if isinstance(d, bool) or not isinstance(d, int | np.integer) or not 1 <= d <= N_FACES:
-            raise ValueError(f"{what} must be values from 1 to 6, got {d!r} in {values}")
+        if not is_whole(d) or not 1 <= d <= N_FACES:
+            raise DiceError(
+                f"{what} must be values from 1 to 6 (whole numbers), got {d!r} in {values}"
+            )
     if count is not None and len(values) != count:
-        raise ValueError(f"{what} must be exactly {count} values, got {len(values)}: {values}")
+        raise DiceError(f"{what} must be exactly {count} values, got {len(values)}: {values}")
     if count is None and len(values) > N_DICE:
-        raise ValueError(f"{what} can hold at most {N_DICE} dice, got {len(values)}: {values}")
+        raise DiceError(f"{what} can hold at most {N_DICE} dice, got {len(values)}: {values}")
     return tuple(sorted(int(d) for d in values))
+
+
+def check_keep(
+    keep: Sequence[int], hand: Sequence[int] | None = None, *, what: str = "keep"
+) -> tuple[int, ...]:
+    """Validate a keep (0 to 5 dice 1-6), part of ``hand`` when given; return it sorted.
+
+    >>> check_keep([2, 2], [2, 2, 5, 4, 1])
+    (2, 2)
+    >>> try:
+    ...     check_keep([2, 2, 2], [2, 2, 5, 4, 1])
+    ... except DiceError as error:
+    ...     print(error)
+    keep [2, 2, 2] is not part of the hand [1, 2, 2, 4, 5] (a keep is 0 to 5 of its dice)
+    """
+    kept = check_dice(keep, count=None, what=what)
+    if hand is not None:
+        rest = list(check_dice(hand, what="hand"))
+        for d in kept:
+            if d not in rest:
+                raise DiceError(
+                    f"{what} {list(keep)} is not part of the hand {sorted(hand)} "
+                    "(a keep is 0 to 5 of its dice)"
+                )
+            rest.remove(d)
+    return kept
+
+
+def check_hand_index(index: int) -> int:
+    """Validate a hand index: a whole number from 0 to 251."""
+    return whole_number(index, "a hand index", 0, N_HANDS - 1, DiceError)
+
+
+def check_keep_index(index: int) -> int:
+    """Validate a keep index: a whole number from 0 to 461."""
+    return whole_number(index, "a keep index", 0, N_KEEPS - 1, DiceError)

@@ -21,10 +21,33 @@ would tie with the real best keep.) A turn of ``R`` rolls is worth
 *Sticky* holds (dice once kept cannot be taken back) make the state the pair
 (locked keep ``L``, hand ``h``): ``S_r(L, h) = max over L ⊆ k ⊆ h of K_r(k)``.
 
-When ``f`` is integer the DP also runs on integers scaled by ``6^{5r}``, so
-values and ties are exact and :attr:`TurnSolution.fraction` reproduces
-published figures to the last digit (e.g. five of a kind in three rolls:
-347897/7558272).
+When ``f`` is integer the DP runs on integers scaled by ``6^{5r}``, so values
+and ties are exact and :attr:`TurnSolution.fraction` reproduces published
+figures to the last digit (e.g. five of a kind in three rolls: 347897/7558272).
+
+**Limits.** A turn has 1 to :data:`MAX_ROLLS` (20) rolls. Integer values run
+the numba int64 DP while ``max|f| 6^{5r} <= 2^63 - 1`` (every value and
+partial sum stays below that bound): for a 0/1 target that is up to
+:data:`EXACT_INT64_ROLLS` = 4 rolls (``6^20 ≈ 2^51.7``, ``6^25 ≈ 2^64.6``).
+Beyond it, integer values run the same recurrence on Python integers (still
+exact, slower); other values run the float64 DP.
+
+**The keep rule** (one rule for the solver, the guide, the command line and
+the agents):
+
+* two keep values *tie* when they are equal (integer values: the exact DP) or,
+  for float values, within :data:`TIE_TOL` ``= 1e-12`` of each other;
+* the keeps of a hand rank by value, best first; tied keeps share a rank
+  (competition ranks: 1, 2=, 2=, 4), a keep joining the group of the first,
+  best, value of the group (:func:`pinastats.dice.ranking.tie_ranks`);
+* the keep *played* is the best keep with the most dice, the earliest in
+  keep-index order among those. The numba kernel
+  :func:`pinastats.dice._kernels._best_keep` plays it by one scan of the hand's
+  keeps in keep-index order: a keep replaces the best so far when it is worth
+  more than ``best + TIE_TOL``, or more than ``best - TIE_TOL`` with more dice
+  (integer values: more, or equal with more dice). The two agree whenever the
+  keeps within ``2 TIE_TOL`` of the best are within ``TIE_TOL`` of each other:
+  always in practice, where float ties are rounding noise (~1e-16).
 """
 
 from __future__ import annotations
@@ -33,15 +56,17 @@ import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from pinastats.dice._kernels import _solve_free, _solve_sticky
+from pinastats.dice._dp import fits_int64, run_kernel, run_python_ints
 from pinastats.dice.combinations import Combination, parse_combination
-from pinastats.dice.hands import N_DICE, N_HANDS, N_KEEPS, check_dice, dice_tables
+from pinastats.dice.errors import DiceError, RollsError, TargetError, whole_number
+from pinastats.dice.hands import N_DICE, N_HANDS, check_dice, check_keep, dice_tables
+from pinastats.dice.ranking import TIE_TOL as TIE_TOL
+from pinastats.dice.ranking import keep_order
 
 if TYPE_CHECKING:  # pandas is imported on use: a CLI start stays fast without it
     import pandas as pd
@@ -51,8 +76,15 @@ IntArray = npt.NDArray[np.int64]
 Target = Combination | str
 Keep = tuple[int, ...]
 
-_INT_LIMIT = 2**62
-_TIE_RTOL = 1e-9
+MAX_ROLLS = 20
+"""The most rolls a turn may have (the game has 3)."""
+EXACT_INT64_ROLLS = max(r for r in range(1, MAX_ROLLS + 1) if fits_int64(1, r))
+"""The most rolls for which a 0/1 target runs the exact int64 DP (4)."""
+
+
+def check_rolls(rolls: int) -> int:
+    """Validate the rolls of a turn: a whole number from 1 to :data:`MAX_ROLLS`."""
+    return whole_number(rolls, "rolls", 1, MAX_ROLLS, RollsError)
 
 
 def target_values(target: Target) -> IntArray:
@@ -67,65 +99,30 @@ def points_values(points: Mapping[Target, float]) -> FloatArray:
     >>> float(v[dice_tables().hand_index([5, 5, 5, 3, 3])])
     3.0
     """
+    if not isinstance(points, Mapping):
+        raise TargetError(f"points must map combinations to numbers, got {points!r}")
     out = np.zeros(N_HANDS)
     for target, p in points.items():
         mask = parse_combination(target).mask()
+        if isinstance(p, bool) or not isinstance(p, int | float | np.number) or not np.isfinite(p):
+            raise TargetError(f"points of {target!s} must be a finite number, got {p!r}")
         out = np.where(mask, np.maximum(out, float(p)), out)
     return out
 
 
-@cache
-def _scales() -> tuple[FloatArray, IntArray]:
-    size = dice_tables().keep_size
-    return (6.0 ** -(N_DICE - size)).astype(np.float64), (6**size).astype(np.int64)
-
-
-@cache
-def _between() -> tuple[IntArray, IntArray]:
-    """For each transition entry (keep k, hand h): the keeps k' with k ⊆ k' ⊆ h."""
-    t = dice_tables()
-    ptr = [0]
-    out: list[int] = []
-    for k in range(N_KEEPS):
-        kc = t.keep_counts[k]
-        for j in range(t.keep_ptr[k], t.keep_ptr[k + 1]):
-            free = t.hand_counts[t.keep_hand[j]] - kc
-            for extra in itertools.product(*(range(int(x) + 1) for x in free)):
-                dice = [f + 1 for f in range(6) for _ in range(int(kc[f]) + extra[f])]
-                out.append(t.keep_index(dice))
-            ptr.append(len(out))
-    return np.array(ptr, dtype=np.int64), np.array(out, dtype=np.int64)
-
-
-def _run(values: npt.NDArray[np.float64] | IntArray, rolls: int, sticky: bool,
-         exact: bool) -> npt.NDArray[Any]:  # fmt: skip
-    t = dice_tables()
-    scale = _scales()[1] if exact else _scales()[0]
-    dtype = np.int64 if exact else np.float64
-    keep_value = np.empty((rolls, N_KEEPS), dtype=dtype)
-    if sticky:
-        ptr, between = _between()
-        states = np.empty((rolls, t.keep_hand.shape[0]), dtype=dtype)
-        _solve_sticky(
-            values, t.keep_ptr, t.keep_hand, t.keep_weight, scale, ptr, between, states, keep_value
-        )
-    else:
-        hands = np.empty((rolls, N_HANDS), dtype=dtype)
-        _solve_free(
-            values, t.keep_ptr, t.keep_hand, t.keep_weight, scale, t.hand_keep_ptr, t.hand_keep,
-            hands, keep_value,
-        )  # fmt: skip
-    return keep_value
-
-
 @dataclass(frozen=True)
 class KeepOption:
-    """One distinct keep of a hand: the dice kept (all five = stop) and what it is worth."""
+    """One distinct keep of a hand: the dice kept (all five = stop) and what it is worth.
+
+    ``rank`` is its competition rank among the hand's keeps (tied keeps share
+    it), ``best`` whether it ties for the best value (rank 1).
+    """
 
     keep: Keep
     value: float
     fraction: Fraction | None
     best: bool
+    rank: int
 
 
 @dataclass(frozen=True)
@@ -139,15 +136,16 @@ class TurnSolution:
         keep_value: ``(rolls, 462)``; ``keep_value[r-1, k] = K_r(k)``, the expected
             value of keeping ``k`` and re-rolling the rest when ``r`` rolls are left
             (row ``rolls-1``, keep 0 = the whole turn).
-        keep_numerator: ``(rolls, 462)`` int64 with ``K_r = keep_numerator[r-1] / 6**(5r)``
-            when ``f`` is integer-valued and small enough for exact arithmetic, else None.
+        keep_numerator: ``(rolls, 462)`` with ``K_r = keep_numerator[r-1] / 6**(5r)``
+            when ``f`` is integer-valued, else None: int64 when it fits (see
+            :data:`EXACT_INT64_ROLLS`), else Python integers (object array).
     """
 
     final_value: FloatArray
     rolls: int
     sticky: bool
     keep_value: FloatArray
-    keep_numerator: IntArray | None
+    keep_numerator: npt.NDArray[Any] | None
 
     @property
     def value(self) -> float:
@@ -159,116 +157,116 @@ class TurnSolution:
         """Exact value of the whole turn, or None if ``f`` is not integer-valued."""
         return self.keep_fraction((), self.rolls)
 
+    def _rolls_left(self, rolls_left: int, low: int, high: int) -> int:
+        if high < low:
+            raise RollsError(
+                f"no keep to choose in a {self.rolls}-roll turn (rolls left {rolls_left!r}): "
+                "the first roll is final"
+            )
+        checked = whole_number(rolls_left, "rolls left", low, high, RollsError)
+        return checked
+
     def keep_fraction(self, keep: Sequence[int], rolls_left: int) -> Fraction | None:
-        """Exact ``K_r`` of one keep (None without exact arithmetic)."""
+        """Exact ``K_r`` of one keep, ``r`` from 1 to ``rolls`` (None without exact values)."""
+        kept = check_keep(keep)
+        r = self._rolls_left(rolls_left, 1, self.rolls)
         if self.keep_numerator is None:
             return None
-        k = dice_tables().keep_index(check_dice(keep, count=None, what="keep"))
-        return Fraction(int(self.keep_numerator[rolls_left - 1, k]), 6 ** (N_DICE * rolls_left))
-
-    def _check_rolls_left(self, rolls_left: int) -> None:
-        if not 0 <= rolls_left < self.rolls:
-            raise ValueError(
-                f"rolls left must be from 0 to {self.rolls - 1} in a {self.rolls}-roll turn, "
-                f"got {rolls_left}"
-            )
+        k = dice_tables().keep_index(kept)
+        return Fraction(int(self.keep_numerator[r - 1, k]), 6 ** (N_DICE * r))
 
     def _candidates(self, hand: Keep, locked: Sequence[int]) -> list[Keep]:
-        lock = check_dice(locked, count=None, what="locked dice")
+        lock = check_keep(locked, hand, what="locked dice")
         if lock and not self.sticky:
-            raise ValueError("locked dice only exist with sticky holds")
+            raise DiceError(f"locked dice {list(locked)} only exist with sticky holds")
         rest = list(hand)
         for d in lock:
-            if d not in rest:
-                raise ValueError(f"locked dice {list(lock)} are not part of the hand {list(hand)}")
             rest.remove(d)
         subs = {tuple(sorted(lock + c)) for n in range(len(rest) + 1)
                 for c in itertools.combinations(rest, n)}  # fmt: skip
-        return sorted(subs, key=lambda k: (len(k), k))
+        return sorted(subs)
 
     def ranked_keeps(self, dice: Sequence[int], rolls_left: int,
                      locked: Sequence[int] = ()) -> list[KeepOption]:  # fmt: skip
-        """Every distinct keep of a hand, best first (value, then most dice kept).
+        """Every distinct keep of a hand, best first, by the keep rule (module docstring).
 
-        Needs no pandas (the CLI uses it for a fast start); :meth:`keep_options`
-        is the same list as a DataFrame.
+        ``rolls_left`` is 1 to ``rolls - 1``; with sticky holds ``locked`` dice (part of
+        the hand) stay kept. Needs no pandas; :meth:`keep_options` is the same list
+        as a DataFrame. The first option is the keep the rule plays.
         """
         hand = check_dice(dice)
-        self._check_rolls_left(rolls_left)
-        if rolls_left == 0:
-            raise ValueError("no keep to choose with 0 rolls left: the hand is final")
+        r = self._rolls_left(rolls_left, 1, self.rolls - 1)
         t = dice_tables()
         keeps = self._candidates(hand, locked)
-        values = [float(self.keep_value[rolls_left - 1, t.keep_index(k)]) for k in keeps]
-        fractions = [self.keep_fraction(k, rolls_left) for k in keeps]
-        if self.keep_numerator is not None:
-            top_fraction = max(f for f in fractions if f is not None)
-            best = [f == top_fraction for f in fractions]
+        ids = [t.keep_index(k) for k in keeps]
+        values = [float(self.keep_value[r - 1, k]) for k in ids]
+        if self.keep_numerator is None:
+            fractions: list[Fraction | None] = [None] * len(keeps)
+            order, ranks = keep_order(values, [len(k) for k in keeps], ids)
         else:
-            top = max(values)
-            best = [v >= top - _TIE_RTOL * max(1.0, abs(top)) for v in values]
-        options = [
-            KeepOption(k, v, f, b)
-            for k, v, f, b in zip(keeps, values, fractions, best, strict=True)
+            numerators = [int(self.keep_numerator[r - 1, k]) for k in ids]
+            fractions = [Fraction(n, 6 ** (N_DICE * r)) for n in numerators]
+            order, ranks = keep_order(numerators, [len(k) for k in keeps], ids)
+        return [
+            KeepOption(keeps[i], values[i], fractions[i], ranks[i] == 1, ranks[i]) for i in order
         ]
-        return sorted(options, key=lambda o: (-o.value, -len(o.keep)))
 
     def keep_options(self, dice: Sequence[int], rolls_left: int,
                      locked: Sequence[int] = ()) -> pd.DataFrame:  # fmt: skip
-        """Every distinct keep of a hand, best first.
+        """Every distinct keep of a hand, best first (:meth:`ranked_keeps`).
 
         Columns: ``keep`` (tuple of dice; the whole hand means stop), ``kept``
         (number of dice), ``value`` (expected value), ``fraction`` (exact or None),
-        ``best`` (tied for the maximum).
+        ``best`` (tied for the maximum), ``rank``.
         """
         import pandas as pd
 
         rows = [
             {"keep": o.keep, "kept": len(o.keep), "value": o.value, "fraction": o.fraction,
-             "best": o.best}
+             "best": o.best, "rank": o.rank}
             for o in self.ranked_keeps(dice, rolls_left, locked)
         ]  # fmt: skip
         return pd.DataFrame(rows)
 
     def best_keeps(self, dice: Sequence[int], rolls_left: int,
                    locked: Sequence[int] = ()) -> list[Keep]:  # fmt: skip
-        """Return the optimal keeps of a hand (all ties), most dice kept first."""
-        df = self.keep_options(dice, rolls_left, locked)
-        return list(df.loc[df["best"], "keep"])
+        """Return the optimal keeps of a hand (all ties), the one played first."""
+        return [o.keep for o in self.ranked_keeps(dice, rolls_left, locked) if o.best]
 
     def hand_value(self, dice: Sequence[int], rolls_left: int,
                    locked: Sequence[int] = ()) -> float:  # fmt: skip
-        """``V_r(h)``: expected value of holding this hand with ``r`` rolls left."""
+        """``V_r(h)``: expected value of holding this hand with ``r`` rolls left (0 to rolls-1)."""
         hand = check_dice(dice)
-        self._check_rolls_left(rolls_left)
-        if rolls_left == 0:
+        r = self._rolls_left(rolls_left, 0, self.rolls - 1)
+        if r == 0:
+            check_keep(locked, hand, what="locked dice")
             return float(self.final_value[dice_tables().hand_index(hand)])
-        return float(self.keep_options(hand, rolls_left, locked)["value"].iloc[0])
+        return max(o.value for o in self.ranked_keeps(hand, r, locked))
 
     def policy(self, rolls_left: int) -> pd.DataFrame:
         """Tabulate the optimal keeps of all 252 hands with ``rolls_left`` rolls left.
 
         Columns: ``hand`` (sorted dice), ``value`` (``V_r``), ``fraction``,
-        ``best_keeps`` (list of tuples), ``keep`` (the first of them: most dice
-        kept), ``probability`` of the hand on one roll of five dice.
+        ``best_keeps`` (list of tuples), ``keep`` (the first of them: the keep the
+        rule plays), ``probability`` of the hand on one roll of five dice.
         With sticky holds only ``rolls_left = rolls - 1`` (nothing locked yet) is a
         table over hands.
         """
-        self._check_rolls_left(rolls_left)
-        if rolls_left == 0:
-            raise ValueError("no keep to choose with 0 rolls left: the hand is final")
-        if self.sticky and rolls_left != self.rolls - 1:
-            raise ValueError("with sticky holds the policy depends on the locked dice; "
-                             f"only rolls_left={self.rolls - 1} is a table over hands")  # fmt: skip
+        r = self._rolls_left(rolls_left, 1, self.rolls - 1)
+        if self.sticky and r != self.rolls - 1:
+            raise RollsError(
+                "with sticky holds the policy depends on the locked dice; only "
+                f"rolls_left={self.rolls - 1} is a table over hands, got {r}"
+            )
         t = dice_tables()
         rows = []
         for h in range(N_HANDS):
-            dice = tuple(int(d) for d in t.hand_dice[h])
-            opts = self.keep_options(dice, rolls_left)
-            best = list(opts.loc[opts["best"], "keep"])
+            dice = t.hand_of(h)
+            opts = self.ranked_keeps(dice, r)
+            best = [o.keep for o in opts if o.best]
             rows.append({
-                "hand": dice, "value": float(opts["value"].iloc[0]),
-                "fraction": opts["fraction"].iloc[0], "best_keeps": best, "keep": best[0],
+                "hand": dice, "value": max(o.value for o in opts),
+                "fraction": opts[0].fraction, "best_keeps": best, "keep": best[0],
                 "probability": float(t.hand_weight[h]) / 6**N_DICE,
             })  # fmt: skip
         import pandas as pd
@@ -276,46 +274,71 @@ class TurnSolution:
         return pd.DataFrame(rows)
 
 
+def _final_values(values: Target | npt.ArrayLike) -> FloatArray:
+    if isinstance(values, str):
+        return target_values(values).astype(np.float64)
+    array = np.asarray(values)
+    if array.dtype == np.bool_ or array.dtype.kind not in "iuf":
+        raise TargetError(
+            "values must be a combination name or 252 numbers (one per hand; "
+            f"bools are not numbers), got {array.dtype} values: {values!r:.80}"
+        )
+    final = array.astype(np.float64)
+    if final.shape != (N_HANDS,):
+        raise TargetError(
+            f"values must be one number per hand, shape (252,), got shape {final.shape}"
+        )
+    if not np.all(np.isfinite(final)):
+        bad = final[~np.isfinite(final)][0]
+        raise TargetError(f"values must be finite numbers, got {bad}")
+    return final
+
+
 def solve_turn(
     values: Target | npt.ArrayLike, *, rolls: int = 3, sticky: bool = False
 ) -> TurnSolution:
     """Solve the turn for a target name or a value per hand (252 numbers).
+
+    ``rolls`` is 1 to :data:`MAX_ROLLS`; ``sticky`` a bool.
 
     >>> solve_turn("five of a kind").fraction
     Fraction(347897, 7558272)
     >>> solve_turn("yahtzee", sticky=True).fraction
     Fraction(690169, 15116544)
     """
-    if isinstance(values, str):
-        final = target_values(values).astype(np.float64)
-    else:
-        final = np.asarray(values, dtype=np.float64)
-    if final.shape != (N_HANDS,):
-        raise ValueError(f"values must be one number per hand, shape (252,), got {final.shape}")
-    if not np.all(np.isfinite(final)):
-        raise ValueError("values must be finite numbers")
-    if isinstance(rolls, bool) or not isinstance(rolls, int | np.integer) or rolls < 1:
-        raise ValueError(f"rolls must be a whole number >= 1, got {rolls!r}")
-    rolls = int(rolls)
+    rolls = check_rolls(rolls)
+    if not isinstance(sticky, bool | np.bool_):
+        raise TargetError(f"sticky must be True or False, got {sticky!r}")
+    final = _final_values(values)
     final.setflags(write=False)
-    keep_value = _run(final, rolls, sticky, exact=False)
-    numerator = None
-    is_int = bool(np.all(final == np.round(final)))
-    if is_int and float(np.abs(final).max(initial=0.0)) * 6.0 ** (N_DICE * rolls) < _INT_LIMIT:
-        numerator = _run(final.astype(np.int64), rolls, sticky, exact=True)
+    numerator: npt.NDArray[Any] | None = None
+    if np.all(final == np.round(final)):
+        ints = [int(v) for v in final]
+        denominator = 6.0 ** (N_DICE * np.arange(1, rolls + 1))[:, None]
+        if fits_int64(max(abs(v) for v in ints), rolls):
+            numerator = run_kernel(np.array(ints, dtype=np.int64), rolls, bool(sticky))
+            keep_value = numerator / denominator
+        else:
+            numerator = run_python_ints(ints, rolls, bool(sticky))
+            scale = [6 ** (N_DICE * r) for r in range(1, rolls + 1)]
+            keep_value = np.array(
+                [[n / s for n in row] for row, s in zip(numerator, scale, strict=True)]
+            )
         numerator.setflags(write=False)
-        keep_value = numerator / (6.0 ** (N_DICE * np.arange(1, rolls + 1)))[:, None]
+    else:
+        keep_value = run_kernel(final, rolls, bool(sticky))
     keep_value.setflags(write=False)
     return TurnSolution(final_value=final, rolls=rolls, sticky=bool(sticky),
                         keep_value=keep_value, keep_numerator=numerator)  # fmt: skip
 
 
 def success_probability(target: Target, *, rolls: int = 3, sticky: bool = False) -> Fraction:
-    """Exact probability of ending the turn on ``target`` with optimal holds.
+    """Exact probability of ending the turn on ``target`` with optimal holds (1-20 rolls).
 
     >>> success_probability("pair") == 1 - Fraction(5, 54) ** 3
     True
     """
-    frac = solve_turn(target, rolls=rolls, sticky=sticky).fraction
-    assert frac is not None
+    comb = parse_combination(target)
+    frac = solve_turn(comb, rolls=rolls, sticky=sticky).fraction
+    assert frac is not None  # a 0/1 target is always exact
     return frac

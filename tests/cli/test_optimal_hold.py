@@ -13,7 +13,15 @@ from typing import Any
 
 import pytest
 
-from pinastats.dice import dice_tables, solve_turn, success_probability
+from pinastats.dice import (
+    dice_tables,
+    parse_combination,
+    points_values,
+    solve_turn,
+    success_probability,
+)
+from pinastats.dice.guide import hand_advice
+from tests.dice import oracle
 
 Cli = Callable[..., Any]
 FH = ("optimal-hold", "--target", "full house")
@@ -297,55 +305,94 @@ def test_version_and_help_stay_light() -> None:
     assert version.stdout.startswith("pinastats ")
 
 
-def test_long_turns_fall_back_to_floats_and_keep_ties(cli: Cli) -> None:
-    """Five rolls exceed exact int64 arithmetic: no fractions, ties still grouped."""
-    data = _json(cli, *FH, "--rolls", "5")
-    assert data["fraction"] is None
-    assert data["probability"] == pytest.approx(solve_turn("full house", rolls=5).value)
+def test_long_turns_stay_exact_and_keep_ties(cli: Cli) -> None:
+    """Five rolls exceed int64 arithmetic; Python integers keep the values exact."""
+    data = _json(cli, "optimal-hold", "--target", "pair", "--rolls", "5")
+    assert Fraction(data["fraction"]) == 1 - Fraction(5, 54) ** 5  # no pair five times
     result = cli(*FH, "--rolls", "5", "--dice", "1", "1", "2", "3", "4", "--rolls-left", "4")
     best = [line.split() for line in result.out.splitlines() if line.endswith("best")]
     assert [row[0] for row in best] == ["1=", "1=", "1="]
     assert sorted(row[1:4] for row in best) == [["1", "1", "2"], ["1", "1", "3"], ["1", "1", "4"]]
 
 
-@pytest.mark.parametrize(("target", "sticky"), [("full house", False), ("sum 12-14", True)])
-def test_hand_advice_agrees_with_the_engine_policy(target: str, sticky: bool) -> None:
-    """The guide's fast per-hand tie finder against ``TurnSolution.policy``."""
-    from pinastats.dice.guide import hand_advice
+@pytest.mark.parametrize(("rolls", "shown"), [("21", "got 21"), ("80", "got 80")])
+def test_rolls_beyond_the_limit_are_one_error_line(cli: Cli, rolls: str, shown: str) -> None:
+    result = cli(*FH, "--rolls", rolls)
+    assert result.code == 2
+    assert result.out == ""
+    assert result.err.splitlines() == [
+        f"pinastats: error: rolls must be a whole number from 1 to 20, {shown}"
+    ]
 
+
+def test_twenty_rolls_work(cli: Cli) -> None:
+    data = _json(cli, "optimal-hold", "--target", "pair", "--rolls", "20")
+    assert Fraction(data["fraction"]) == 1 - Fraction(5, 54) ** 20
+
+
+@pytest.mark.parametrize(("target", "sticky"), [("full house", False), ("sum 12-14", True)])
+def test_hand_advice_gives_the_oracle_ties(target: str, sticky: bool) -> None:
+    """The guide's optimal keeps of every hand: exactly the oracle's best keeps."""
+    comb = parse_combination(target)
+    model = oracle.sticky_turn(comb) if sticky else oracle.free_turn(comb)
     solution = solve_turn(target, sticky=sticky)
     for rolls_left in [2] if sticky else [2, 1]:
-        policy = solution.policy(rolls_left)
         advice = hand_advice(solution, rolls_left)
-        assert [a.hand for a in advice] == list(policy["hand"])
-        for a, best, fraction in zip(advice, policy["best_keeps"], policy["fraction"], strict=True):
-            assert set(a.keeps) == set(best)
-            assert a.fraction == fraction
+        assert [a.hand for a in advice] == oracle.all_hands()
+        for a in advice:
+            values = {k: model.keep(k, rolls_left) for k in oracle.sub_keeps(a.hand)}
+            top = max(values.values())
+            assert set(a.keeps) == {k for k, v in values.items() if v == top}
+            assert a.fraction == top
 
 
 @pytest.mark.parametrize(
-    ("target", "sticky", "rolls", "dice", "rolls_left", "locked"),
+    ("target", "sticky", "dice", "rolls_left", "locked"),
     [
-        ("full house", False, 3, (2, 2, 5, 4, 1), 2, ()),
-        ("five of a kind", False, 3, (1, 2, 3, 4, 6), 1, ()),
-        ("five of a kind", True, 3, (1, 1, 6, 6, 6), 1, (1, 1)),
-        ("sum 12-14", True, 3, (1, 2, 3, 5, 6), 2, ()),
-        ("full house", False, 5, (1, 1, 2, 3, 4), 4, ()),
+        ("full house", False, (2, 2, 5, 4, 1), 2, ()),
+        ("five of a kind", False, (1, 2, 3, 4, 6), 1, ()),
+        ("five of a kind", True, (1, 1, 6, 6, 6), 1, (1, 1)),
+        ("sum 12-14", True, (1, 2, 3, 5, 6), 2, ()),
+        ("small straight", False, (1, 2, 3, 3, 6), 2, ()),
     ],
 )
-def test_keep_options_match_the_engine(
-    target: str,
-    sticky: bool,
-    rolls: int,
-    dice: tuple[int, ...],
-    rolls_left: int,
-    locked: tuple[int, ...],
+def test_ranked_keeps_match_the_oracle(
+    target: str, sticky: bool, dice: tuple[int, ...], rolls_left: int, locked: tuple[int, ...]
 ) -> None:
-    solution = solve_turn(target, rolls=rolls, sticky=sticky)
+    """Values, order, ranks and ties of every keep against the brute-force oracle."""
+    comb = parse_combination(target)
+    solution = solve_turn(target, sticky=sticky)
     ours = solution.ranked_keeps(dice, rolls_left, locked)
-    engine = solution.keep_options(dice, rolls_left, locked=locked)
-    assert [o.keep for o in ours] == list(engine["keep"])
-    assert [o.best for o in ours] == list(engine["best"])
-    assert [o.fraction for o in ours] == list(engine["fraction"])
-    assert [o.value for o in ours] == list(engine["value"])
-    assert [len(o.keep) for o in ours] == list(engine["kept"])
+    hand = tuple(sorted(dice))
+    choices = {oracle.merge(locked, e) for e in oracle.sub_keeps(oracle.minus(hand, locked))}
+    model = oracle.sticky_turn(comb) if sticky else oracle.free_turn(comb)
+    expected = {k: model.keep(k, rolls_left) for k in choices}
+    assert sorted(o.keep for o in ours) == sorted(expected)
+    for o in ours:
+        assert o.fraction == expected[o.keep]
+        assert o.value == float(expected[o.keep])
+        better = sum(v > expected[o.keep] for v in expected.values())
+        assert o.rank == better + 1  # competition rank: 1 + keeps strictly better
+        assert o.best is (better == 0)
+    assert [o.rank for o in ours] == sorted(o.rank for o in ours)
+    tied = [o for o in ours if o.best]
+    assert len(tied[0].keep) == max(len(o.keep) for o in tied)  # the rule plays most dice
+
+
+def test_float_values_rank_by_the_tolerance() -> None:
+    """Non-integer points: float DP; keeps equal in the oracle share a rank."""
+    points = {"full house": 2.5, "pair": 0.5, "three of a kind": 1.25}
+    solution = solve_turn(points_values(points))
+    assert solution.keep_numerator is None
+
+    def final(hand: tuple[int, ...]) -> Fraction:
+        shown = [Fraction(p) for c, p in points.items() if oracle.holds(parse_combination(c), hand)]
+        return max(shown, default=Fraction(0))
+
+    model = oracle.FreeTurn(final)
+    for dice in [(1, 2, 3, 4, 6), (2, 2, 5, 5, 6), (3, 3, 3, 1, 2)]:
+        ours = solution.ranked_keeps(dice, 2)
+        expected = {k: model.keep(k, 2) for k in oracle.sub_keeps(dice)}
+        for o in ours:
+            assert o.value == pytest.approx(float(expected[o.keep]), abs=1e-13)
+            assert o.rank == 1 + sum(v > expected[o.keep] for v in expected.values())

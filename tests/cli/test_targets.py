@@ -1,12 +1,14 @@
-"""``pinastats targets``: every combination with exact chances; the catalogue hook."""
+"""``pinastats targets``: the real table, with the shipped coaster catalogue.
+
+Chances are checked against the brute-force oracle of ``tests/dice/oracle.py``
+and the side A / side B points against the coaster table of ``RULES.md``.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-import sys
-import types
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -14,82 +16,126 @@ from typing import Any
 import pytest
 
 from pinastats.cli import targets
-from pinastats.dice import COASTER_COMBINATIONS, Combination, success_probability
+from pinastats.dice import COASTER_COMBINATIONS, Combination
+from tests.dice import oracle
 
 Cli = Callable[..., Any]
 
+# RULES.md, "The 25 coasters": combination -> (side A, side B 1st / 2nd)
+RULES_POINTS: dict[str, tuple[int, list[int]]] = {
+    **{f"PAIR_{v}": (1, [1, 1]) for v in range(1, 7)},
+    **{f"THREE_{v}": (1, [2, 1]) for v in range(1, 7)},
+    "DOUBLE_PAIR": (2, [3, 2]),
+    "ODDS": (2, [3, 2]),
+    "EVENS": (2, [3, 2]),
+    "SUM_LE_9": (3, [4, 3]),
+    "SUM_12_14": (2, [3, 2]),
+    "SUM_21_23": (2, [3, 2]),
+    "SUM_GE_26": (3, [4, 3]),
+    "SMALL_STRAIGHT": (2, [3, 2]),
+    "LARGE_STRAIGHT": (3, [4, 3]),
+    "FOUR_OF_A_KIND": (3, [3, 3]),
+    "FULL_HOUSE": (3, [4, 3]),
+    "ALL_DIFFERENT": (3, [3, 3]),
+    "FIVE_OF_A_KIND": (4, [6, 4]),
+}
 
-@pytest.fixture
-def no_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(targets, "_catalogue_module", lambda: None)
+
+@pytest.fixture(scope="module")
+def records() -> list[dict[str, Any]]:
+    from pinastats.cli.main import main
+
+    out = io.StringIO()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("sys.stdout", out)
+        assert main(["targets", "--format", "json"]) == 0
+    data = json.loads(out.getvalue())
+    assert data["rolls"] == 3
+    result: list[dict[str, Any]] = data["targets"]
+    return result
 
 
-@pytest.mark.usefixtures("no_catalogue")
-def test_table_lists_every_combination(cli: Cli) -> None:
+def test_every_combination_once_coasters_first(records: list[dict[str, Any]]) -> None:
+    assert [r["key"] for r in records] == [c.name for c in Combination]
+    assert [r["coaster"] for r in records] == [True] * 25 + [False] * (len(Combination) - 25)
+
+
+def test_points_are_those_of_the_rules(records: list[dict[str, Any]]) -> None:
+    for r in records:
+        if r["coaster"]:
+            assert (r["side_a"], r["side_b"]) == RULES_POINTS[r["key"]], r["key"]
+        else:
+            assert (r["side_a"], r["side_b"]) == (None, None)
+
+
+@pytest.mark.parametrize(
+    "key", ["FULL_HOUSE", "SUM_LE_9", "LARGE_STRAIGHT", "PAIR_6", "THREE_OF_A_KIND", "FIVE_3"]
+)
+def test_chances_match_the_oracle(records: list[dict[str, Any]], key: str) -> None:
+    comb = Combination[key]
+    r = next(x for x in records if x["key"] == key)
+    assert Fraction(r["one_roll_fraction"]) == oracle.one_roll(comb)
+    assert Fraction(r["fraction"]) == oracle.free_turn(comb).turn(3)
+    assert Fraction(r["sticky_fraction"]) == oracle.sticky_turn(comb).turn(3)
+    assert r["probability"] == float(Fraction(r["fraction"]))
+
+
+def test_published_figures(records: list[dict[str, Any]]) -> None:
+    five = next(r for r in records if r["key"] == "FIVE_OF_A_KIND")
+    assert five["fraction"] == "347897/7558272"  # the Yahtzee-in-three-rolls figure
+    assert five["sticky_fraction"] == "690169/15116544"
+    pair = next(r for r in records if r["key"] == "PAIR")
+    assert Fraction(pair["fraction"]) == 1 - Fraction(5, 54) ** 3  # no pair three times
+
+
+def test_table(cli: Cli) -> None:
     result = cli("targets")
     assert result.code == 0
-    for comb in Combination:
-        assert comb.value in result.out
-    assert "Coasters:" in result.out
-    assert "Other targets (analysis only):" in result.out
-    assert "side A" not in result.out
-    full_house = next(line for line in result.out.splitlines() if "Full House" in line)
-    assert full_house.split()[2:5] == ["3.94%", "36.61%", "36.61%"]
+    out = result.out
+    assert "Coasters:" in out
+    assert "Other targets (analysis only):" in out
+    full_house = next(line for line in out.splitlines() if line.strip().startswith("Full House"))
+    # 300 + 6 of 7776 in one roll = 3.94%, 461237/1259712 in three rolls = 36.61%
+    assert full_house.split()[2:] == ["3.94%", "36.61%", "36.61%", "3", "4/3"]
+    strict = next(line for line in out.splitlines() if "Strict Full House" in line)
+    assert strict.split()[3] == f"{300 / 7776:.2%}"  # no points columns for analysis targets
+    assert len(strict.split()) == 6
 
 
-@pytest.mark.usefixtures("no_catalogue")
-def test_json_fractions_are_exact(cli: Cli) -> None:
-    result = cli("targets", "--format", "json")
-    data = json.loads(result.out)
-    assert data["rolls"] == 3
-    records = data["targets"]
-    assert [r["combination"] for r in records] == [c.value for c in Combination]
-    for r in records:
-        comb = Combination[r["key"]]
-        assert r["coaster"] is comb.is_coaster
-        assert Fraction(r["one_roll_fraction"]) == success_probability(comb, rolls=1)
-        assert Fraction(r["fraction"]) == success_probability(comb)
-        assert Fraction(r["sticky_fraction"]) == success_probability(comb, sticky=True)
-        assert r["sticky_probability"] <= r["probability"]
-        assert "side_a" not in r
-    five = next(r for r in records if r["key"] == "FIVE_OF_A_KIND")
-    assert five["fraction"] == "347897/7558272"
-    assert five["sticky_fraction"] == "690169/15116544"
-
-
-@pytest.mark.usefixtures("no_catalogue")
-def test_csv_and_options(cli: Cli) -> None:
+def test_csv_coasters_and_rolls(cli: Cli) -> None:
     result = cli("targets", "--format", "csv", "--coasters", "--rolls", "2")
     rows = list(csv.DictReader(io.StringIO(result.out)))
     assert len(rows) == len(COASTER_COMBINATIONS) == 25
-    assert list(rows[0]) == list(targets.COLUMNS)
+    assert list(rows[0]) == [*targets.COLUMNS, "side_a", "side_b"]
     for r in rows:
         comb = Combination[r["key"]]
-        assert Fraction(r["fraction"]) == success_probability(comb, rolls=2)
+        side_a, side_b = RULES_POINTS[r["key"]]
+        assert (int(r["side_a"]), r["side_b"]) == (side_a, "/".join(map(str, side_b)))
+        if comb in (Combination.PAIR_1, Combination.SUM_12_14, Combination.FULL_HOUSE):
+            assert Fraction(r["fraction"]) == oracle.free_turn(comb).turn(2)
 
 
-def test_points_columns_when_a_catalogue_exists(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
-    coaster = types.SimpleNamespace
-    fake = types.ModuleType(targets.CATALOGUE_MODULE)
-    fake.load_catalogue = lambda: [  # type: ignore[attr-defined]
-        coaster(combination=Combination.FULL_HOUSE, side_a=3, side_b=(4, 3)),
-        coaster(combination=Combination.PAIR_6, side_a=1, side_b=(1, 1)),
-    ]
-    monkeypatch.setitem(sys.modules, targets.CATALOGUE_MODULE, fake)
-    data = json.loads(cli("targets", "--format", "json").out)
-    by_key = {r["key"]: r for r in data["targets"]}
-    assert (by_key["FULL_HOUSE"]["side_a"], by_key["FULL_HOUSE"]["side_b"]) == (3, [4, 3])
-    assert by_key["PAIR"]["side_a"] is None
-    table = cli("targets").out
-    assert "side A" in table
-    line = next(x for x in table.splitlines() if x.strip().startswith("Full House"))
-    assert line.split()[-2:] == ["3", "4/3"]
-    rows = list(csv.DictReader(io.StringIO(cli("targets", "--format", "csv").out)))
-    assert next(r for r in rows if r["key"] == "FULL_HOUSE")["side_b"] == "4/3"
-
-
-def test_bad_rolls(cli: Cli) -> None:
-    result = cli("targets", "--rolls", "0")
+@pytest.mark.parametrize(
+    ("rolls", "message"),
+    [
+        ("0", "at least 1"),
+        ("x", "whole number"),
+        ("21", "from 1 to 20, got 21"),
+        ("99999999", "from 1 to 20, got 99999999"),
+    ],
+)
+def test_bad_rolls(cli: Cli, rolls: str, message: str) -> None:
+    result = cli("targets", "--rolls", rolls)
     assert result.code == 2
-    assert result.err.startswith("pinastats: error: ")
+    assert result.out == ""
     assert len(result.err.splitlines()) == 1
+    assert result.err.startswith("pinastats: error: ")
+    assert message in result.err
+
+
+def test_twenty_rolls_is_allowed(cli: Cli) -> None:
+    result = cli("targets", "--rolls", "20", "--coasters", "--format", "json")
+    assert result.code == 0
+    data = json.loads(result.out)["targets"]
+    pair_6 = next(r for r in data if r["key"] == "PAIR_6")
+    assert 0.999 < pair_6["probability"] <= 1

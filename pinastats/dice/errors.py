@@ -1,0 +1,62 @@
+"""The errors of the dice engine, and the one check of a whole number.
+
+Every class is a :class:`pinastats.errors.PinastatsError` (so a ``ValueError``)
+whose message names the bad value and what is allowed.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import cast
+
+from pinastats.errors import PinastatsError
+
+
+class DiceError(PinastatsError):
+    """Bad dice: a hand, a keep, locked dice, or a hand / keep index."""
+
+
+class RollsError(PinastatsError):
+    """A bad number of rolls in a turn, or of rolls left in it."""
+
+
+class TargetError(PinastatsError):
+    """A bad target: not a combination name, or a bad value per hand."""
+
+
+class UnknownCombinationError(TargetError):
+    """A name that matches no combination; ``suggestions`` lists the closest."""
+
+    def __init__(self, name: str, suggestions: list[str]) -> None:
+        self.name = name
+        self.suggestions = suggestions
+        hint = f"; did you mean {', '.join(repr(s) for s in suggestions)}?" if suggestions else ""
+        super().__init__(
+            f"unknown combination {name!r}{hint} (`pinastats targets` lists all of them)"
+        )
+
+
+def is_whole(value: object) -> bool:
+    """Whether ``value`` is an integer (Python or NumPy), bools excluded."""
+    kind = type(value)
+    if kind is int:  # the common case, without the slower ABC check
+        return True
+    return kind is not bool and isinstance(value, numbers.Integral)
+
+
+def whole_number(value: object, what: str, low: int, high: int, error: type[PinastatsError]) -> int:
+    """Return ``value`` as an ``int`` if it is a whole number from ``low`` to ``high``.
+
+    >>> whole_number(3, "rolls", 1, 20, RollsError)
+    3
+    >>> whole_number(True, "rolls", 1, 20, RollsError)
+    Traceback (most recent call last):
+    ...
+    pinastats.dice.errors.RollsError: rolls must be a whole number from 1 to 20, got True
+    """
+    if not is_whole(value):
+        raise error(f"{what} must be a whole number from {low} to {high}, got {value!r}")
+    number = int(cast("numbers.Integral", value))
+    if not low <= number <= high:
+        raise error(f"{what} must be a whole number from {low} to {high}, got {value!r}")
+    return number
