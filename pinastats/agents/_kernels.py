@@ -16,7 +16,7 @@ but passes when the player stops early).
 from __future__ import annotations
 
 from pinastats._jit import jit, jit_inline
-from pinastats.dice._kernels import _best_of_keeps, _expect_keeps
+from pinastats.dice._kernels import TIE_TOL, _best_keep, _best_of_keeps, _expect_keep, _expect_keeps
 from pinastats.game._happy_hour import _apply_happy_hour
 from pinastats.game._kernels import (
     _cell_combination,
@@ -30,7 +30,7 @@ K_RANDOM, K_GREEDY, K_EV, K_STRATEGIC, K_ROLLOUT = 0, 1, 2, 3, 4
 # parameter slots (see pinastats.agents.builtin.PARAMETERS)
 PARAM_LINE, PARAM_BLOCK, PARAM_RACE, PARAM_WIN, PARAM_ROLLOUTS, PARAM_POLICY = 0, 1, 2, 3, 4, 5
 
-_EPS = 1e-12
+_EPS = TIE_TOL  # placements and Happy Hour choices tie like keeps
 
 
 # ------------------------------------------------------------------ position
@@ -188,40 +188,25 @@ def _prepare_turn(kind, params, board, game, tables, work, seat):
 
 
 @jit_inline
-def _argmax_keep(values, tables, hand):
-    """Best keep of ``hand`` under ``values[k]``; ties go to the keep with more dice."""
-    ptr, keeps, size = tables.hand_keep_ptr, tables.hand_keep, tables.keep_size
-    best_k = keeps[ptr[hand]]
-    best = values[best_k]
-    for j in range(ptr[hand] + 1, ptr[hand + 1]):
-        k = keeps[j]
-        v = values[k]
-        better = v > best + _EPS
-        if not better and v > best - _EPS:
-            better = size[k] > size[best_k]
-        if better:
-            best_k = k
-            best = v
-    return best_k
+def _keep_of(values, tables, hand):
+    """The keep played from ``hand`` under ``values[k]`` (the dice layer's one keep rule)."""
+    return _best_keep(values, tables.hand_keep_ptr, tables.hand_keep, tables.keep_size, hand)
 
 
 @jit
 def _dp_keep(tables, work, hand, rolls_left, rolls):
     """Optimal keep for the prepared value function with ``rolls_left`` rolls left."""
     if rolls_left <= rolls - 2:
-        return _argmax_keep(work.keep_value[rolls_left - 1], tables, hand)
+        return _keep_of(work.keep_value[rolls_left - 1], tables, hand)
     # top stage: expectations only for the keeps of this hand
     t = tables
     top = work.top_keep
     prev = work.hand_value[rolls_left - 1]
     for j in range(t.hand_keep_ptr[hand], t.hand_keep_ptr[hand + 1]):
         k = t.hand_keep[j]
-        s = 0.0
-        for i in range(t.keep_ptr[k], t.keep_ptr[k + 1]):
-            s += t.keep_weight[i] * prev[t.keep_hand[i]]
-        top[k] = s * t.keep_scale[k]
+        top[k] = _expect_keep(k, prev, t.keep_ptr, t.keep_hand, t.keep_weight, t.keep_scale)
     top[t.hand_as_keep[hand]] = work.stop_value[hand]  # keeping all five dice ends the turn
-    return _argmax_keep(top, tables, hand)
+    return _keep_of(top, tables, hand)
 
 
 @jit_inline
@@ -236,14 +221,14 @@ def _choose_keep(kind, params, board, game, tables, work, seat, hand, rolls_left
         for c in range(game.cell_coaster.shape[0]):
             if _open_to(game, seat, c):
                 values = targets[_cell_combination(board, game, c), rolls_left - 1]
-                v = values[_argmax_keep(values, tables, hand)]
+                v = values[_keep_of(values, tables, hand)]
                 if v > best + _EPS:
                     best = v
                     best_c = c
         if best_c < 0:
             return tables.hand_as_keep[hand]
         values = targets[_cell_combination(board, game, best_c), rolls_left - 1]
-        return _argmax_keep(values, tables, hand)
+        return _keep_of(values, tables, hand)
     return _dp_keep(tables, work, hand, rolls_left, board.rolls)
 
 

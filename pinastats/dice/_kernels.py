@@ -61,6 +61,15 @@ def _best_keep(keep_value, hand_keep_ptr, hand_keep, keep_size, hand):
     return best_k
 
 
+@jit_inline
+def _expect_keep(k, hand_value, keep_ptr, keep_hand, keep_weight, keep_scale):
+    """``K(k) = keep_scale[k] * sum_j keep_weight[j] * hand_value[keep_hand[j]]`` for one keep."""
+    s = hand_value[0] * 0
+    for j in range(keep_ptr[k], keep_ptr[k + 1]):
+        s += keep_weight[j] * hand_value[keep_hand[j]]
+    return s * keep_scale[k]
+
+
 @jit
 def _expect_keeps(hand_value, final_value, stop_scale, keep_ptr, keep_hand, keep_weight,
                   keep_scale, out):  # fmt: skip
@@ -74,11 +83,8 @@ def _expect_keeps(hand_value, final_value, stop_scale, keep_ptr, keep_hand, keep
         lo, hi = keep_ptr[k], keep_ptr[k + 1]
         if hi - lo == 1:
             out[k] = final_value[keep_hand[lo]] * stop_scale
-            continue
-        s = hand_value[0] * 0
-        for j in range(lo, hi):
-            s += keep_weight[j] * hand_value[keep_hand[j]]
-        out[k] = s * keep_scale[k]
+        else:
+            out[k] = _expect_keep(k, hand_value, keep_ptr, keep_hand, keep_weight, keep_scale)
 
 
 @jit
