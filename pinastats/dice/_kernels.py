@@ -31,12 +31,13 @@ def _beats_overload(v, best, more_dice):
     if isinstance(v, types.Integer):
 
         def exact(v, best, more_dice):
-            return v > best or (v == best and more_dice)
+            return (v > best) | ((v == best) & more_dice)
 
         return exact
 
     def within(v, best, more_dice):
-        return v > best + TIE_TOL or (v > best - TIE_TOL and more_dice)
+        # no short-circuit: inlined, an `or` leaves a phi variable numba warns about
+        return (v > best + TIE_TOL) | ((v > best - TIE_TOL) & more_dice)
 
     return within
 
