@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pinastats.game import EndReason, Rules
-from pinastats.game.layout import Layout, load_layout
+from pinastats.game.layout import Layout, grid_lines, load_layout
 from pinastats.report.wording import (
     board_text,
     end_words,
@@ -45,17 +45,27 @@ def test_the_standard_board_in_words() -> None:
 
 
 def test_other_boards_in_words() -> None:
-    # as the layout files describe them: 12 lines of 5, corners and the centre 3×3 on side B
-    grid = load_layout("grid-5x5")
-    assert board_text(grid).endswith("into the 5×5 grid")
+    # a 5×5 grid: 5 rows, 5 columns and 2 diagonals of five; B on the corners and the centre 3×3
+    cells = [(r, c) for r in range(5) for c in range(5)]
+    three = "BAAAB" + "ABBBA" * 3 + "BAAAB"
+    grid = Layout.build("grid", cells, grid_lines(5, 5), {2: "A" * 25, 3: three, 4: "B" * 25})
+    assert board_text(grid) == "25 of the catalogue's coasters dealt at random into the 5×5 grid"
     assert "3 players the corners and the centre 3×3 on side B (2 spaces)" in sides_text(grid)
     assert lines_text(grid) == "five own tokens in a row, column or diagonal (12 lines)"
-    # 12 lines of 4 along the arms, no diagonals; B on the arm tips and the centre 2×2
-    cross = load_layout("cross")
-    assert board_text(cross).endswith("into the 20 cells of the cross layout")
-    assert lines_text(cross) == "four own tokens in a row or column (12 lines)"
-    tips_and_centre = "..xx.. / ..oo.. / xoxxox / xoxxox / ..oo.. / ..xx.."
-    assert f"3 players the coasters marked x in {tips_and_centre} on side B" in sides_text(cross)
+    # a plus of five cells (not a full grid): one row and one column of three, B on the tips
+    plus = Layout.build(
+        "plus", [(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)],
+        [[(1, 0), (1, 1), (1, 2)], [(0, 1), (1, 1), (2, 1)]],
+        {2: "AAAAA", 3: "BBABB", 4: "BBBBB"},
+    )  # fmt: skip
+    assert (
+        board_text(plus)
+        == "5 of the catalogue's coasters dealt at random into the 5 cells of the plus layout"
+    )
+    assert lines_text(plus) == "three own tokens in a row or column (2 lines)"
+    assert "3 players the coasters marked x in .x. / xox / .x. on side B (2 spaces)" in sides_text(
+        plus
+    )
 
 
 def test_uneven_lines_and_sides() -> None:

@@ -23,7 +23,7 @@ def drawn_texts(fig: Figure) -> list[tuple[str, Bbox]]:
 
     Text.draw = recording  # type: ignore[method-assign, assignment]
     try:
-        fig.canvas.draw()
+        fig.draw_without_rendering()  # lays every artist out, rasterises nothing
     finally:
         Text.draw = original  # type: ignore[method-assign]
     return drawn
