@@ -8,7 +8,7 @@ Usage (the simulations take a few seconds per 10,000 games)::
     write_pdf(report, "reports/strategy-2p.pdf")
 
 :func:`build_report` computes (:mod:`~pinastats.report.data`), :func:`write_pdf`
-lays out (:mod:`~pinastats.report.pages` on :mod:`~pinastats.report.layout`).
+lays out (:mod:`~pinastats.report.pages` on :mod:`~pinastats.report.typeset`).
 """
 
 from pinastats.report.data import DEFAULT_GAMES, Report, build_report

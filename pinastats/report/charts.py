@@ -15,9 +15,9 @@ from matplotlib.text import Annotation
 from matplotlib.transforms import Bbox
 
 from pinastats.report.coasters import CoasterRow
-from pinastats.report.layout import ACCENT, INK, MUTED, RULE
 from pinastats.report.sims import RunStats
 from pinastats.report.text import group_label, ordinal
+from pinastats.report.typeset import ACCENT, INK, MUTED, RULE
 
 COASTER_COLOURS = {"green": "#2e8b57", "blue": "#2f6fb3", "red": "#c8463d"}
 """Marker colours of the coaster colour groups."""

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pinastats.game import Catalogue, GameConfig, Rules, load_catalogue
 from pinastats.game.catalogue import default_catalogue_path
+from pinastats.game.layout import Layout
 from pinastats.report.coasters import CoasterRow, coaster_rows
 from pinastats.report.holds import HoldSheet, ValueKind, hold_sheets, value_sheet
 from pinastats.report.sims import Simulations, run_simulations
@@ -38,9 +39,8 @@ class Report:
         catalogue_name: "the shipped default (coasters.csv)" or the file's name.
         catalogue_provenance: the catalogue file's own account of where its points come from.
         catalogue_digest: first 12 hex digits of the SHA-256 of the catalogue as CSV.
-        layout_name: the board layout (``standard``: the 4×4 grid).
-        layout_diagram: the sides of the cells at setup, one text line per row.
-        b_share: share of the board's cells showing side B for this player count.
+        rules: the rule options the games are played with.
+        layout: the board layout (``standard``: the 4×4 grid) and its sides per player count.
         coasters: every coaster of the catalogue, with chances and tier.
         holds: a cheat-sheet per coaster that is not of one value.
         value_kinds: the coasters of one value (pairs, threes, ...), by kind.
@@ -53,9 +53,8 @@ class Report:
     catalogue_name: str
     catalogue_provenance: str
     catalogue_digest: str
-    layout_name: str
-    layout_diagram: tuple[str, ...]
-    b_share: float
+    rules: Rules
+    layout: Layout
     coasters: tuple[CoasterRow, ...]
     holds: tuple[HoldSheet, ...]
     value_kinds: tuple[ValueKind, ...]
@@ -71,6 +70,21 @@ class Report:
     def seed(self) -> int:
         """The report's seed."""
         return self.simulations.seed
+
+    @property
+    def layout_name(self) -> str:
+        """The board layout's name."""
+        return self.layout.name
+
+    @property
+    def layout_diagram(self) -> tuple[str, ...]:
+        """The sides of the cells at setup for this player count, one text line per row."""
+        return tuple(self.layout.diagram(players=self.players).splitlines())
+
+    @property
+    def b_share(self) -> float:
+        """Share of the board's cells showing side B at setup for this player count."""
+        return float(self.layout.side_indices(self.players).mean())
 
     @property
     def sides_text(self) -> str:
@@ -140,8 +154,7 @@ def build_report(
     if not isinstance(catalogue, Catalogue):
         catalogue = load_catalogue(catalogue)
     config = GameConfig(players=players, catalogue=catalogue, rules=Rules(happy_hour=happy_hour))
-    sides = config.sides
-    b_share = float(sides.mean())
+    b_share = float(config.sides.mean())
     simulations = run_simulations(config, games, seed, workers=workers, progress=progress)
     if progress:
         print(f"{players} players: solving the coasters and the hold cheat-sheets",
@@ -152,9 +165,8 @@ def build_report(
         catalogue_name=_catalogue_name(catalogue),
         catalogue_provenance=catalogue.provenance,
         catalogue_digest=_digest(catalogue),
-        layout_name=config.layout.name,
-        layout_diagram=tuple(config.layout.diagram(players=players).splitlines()),
-        b_share=b_share,
+        rules=config.rules,
+        layout=config.layout,
         coasters=coaster_rows(catalogue, b_share),
         holds=hold_sheets(catalogue),
         value_kinds=value_sheet(catalogue),

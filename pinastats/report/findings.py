@@ -9,30 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pinastats.game.rules import EndReason, Rules
 from pinastats.report.coasters import CoasterRow
 from pinastats.report.data import Report
 from pinastats.report.sims import Rate, RunStats
 from pinastats.report.text import count, join_words, percent, percent_range, signed_points
-
-END_WORDS = {
-    "pina_coladice": "on a PIÑA COLADICE (a full line)",
-    "score": "after 20 points triggered the end",
-    "tokens": "after a last token triggered the end",
-    "tie_break": "on a tie broken by the latest placement",
-    "draw": "in a draw",
-    "turn_limit": "at the turn limit",
-}
-"""How a game ended, as the end of a sentence."""
-
-END_NAMES = {
-    "pina_coladice": "PIÑA COLADICE (a full line)",
-    "score": "20 points reached, best score wins",
-    "tokens": "last token placed, best score wins",
-    "tie_break": "tied score, latest placement wins",
-    "draw": "tied score, nobody placed: draw",
-    "turn_limit": "turn limit (no winner)",
-}
-"""How a game ended, as a table entry."""
+from pinastats.report.wording import end_words
 
 
 def with_ci(rate: Rate) -> str:
@@ -97,13 +79,16 @@ def first_player(run: RunStats, players: int) -> str:
     )
 
 
-def how_games_end(run: RunStats) -> str:
-    """The ways games end and their length."""
+def how_games_end(run: RunStats, rules: Rules) -> str:
+    """The ways games end (under ``rules``) and their length."""
     shares = sorted(
         ((name, rate) for name, rate in run.end_reasons if rate.count),
         key=lambda item: -item[1].count,
     )
-    parts = [f"{percent(rate.value)} {END_WORDS[name]}" for name, rate in shares]
+    words = end_words(rules)
+    parts = [
+        f"{percent(rate.value)} {words[EndReason[name.upper()]].clause}" for name, rate in shares
+    ]
     return (
         f"How games end ({run.label}): {join_words(parts)}. Games last "
         f"{run.mean_rounds:.1f} rounds on average (80% between {run.rounds_quantile(0.1)} "
@@ -128,6 +113,6 @@ def headlines(report: Report) -> list[str]:
         best_coasters(report),
         easiest_hardest(report),
         first_player(sims.self_play, report.players),
-        how_games_end(sims.self_play),
+        how_games_end(sims.self_play, report.rules),
         agent_ladder(sims.mixed, report.players),
     ]

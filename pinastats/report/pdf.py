@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.figure import Figure
 
 from pinastats import __version__
 from pinastats.report.data import Report
-from pinastats.report.layout import style
 from pinastats.report.pages import render
+from pinastats.report.typeset import style
 
 
 def check_pdf_path(path: str | Path) -> Path:
@@ -48,9 +50,11 @@ def metadata(report: Report) -> dict[str, str | None]:
     }
 
 
-def write_pdf(report: Report, path: str | Path) -> Path:
+def write_pdf(report: Report, path: str | Path, *, figures: Sequence[Figure] | None = None) -> Path:
     """Write ``report`` as a multi-page A4 PDF at ``path`` (its folder is created if missing).
 
+    ``figures`` are the report's pages if they are drawn already (by
+    :func:`~pinastats.report.pages.render`); by default they are drawn here.
     Returns the path written. Nothing is left at ``path`` (or next to it) if
     anything fails.
     """
@@ -61,7 +65,7 @@ def write_pdf(report: Report, path: str | Path) -> Path:
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private (0600)
         with style(), PdfPages(tmp, metadata=metadata(report)) as pdf:
-            for figure in render(report):
+            for figure in render(report) if figures is None else figures:
                 pdf.savefig(figure)
         os.replace(tmp, path)
     except BaseException:

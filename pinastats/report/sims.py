@@ -106,9 +106,10 @@ class RunStats:
         """The agent's wins, or None if it did not play."""
         return dict(self.wins).get(agent)
 
-    def end_share(self, reason: str) -> Rate:
-        """The share of games that ended ``reason`` (a name of :data:`END_REASONS`)."""
-        return dict(self.end_reasons)[reason]
+    def end_share(self, reason: str | EndReason) -> Rate:
+        """The share of games that ended ``reason``: an :class:`EndReason` or its name."""
+        name = reason.name.lower() if isinstance(reason, EndReason) else reason
+        return dict(self.end_reasons)[name]
 
     @property
     def mean_rounds(self) -> float:

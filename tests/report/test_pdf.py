@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from pinastats.report import build_report, pages, pdf, write_pdf
-from pinastats.report.layout import layout_problems, style
+from pinastats.report import pages, pdf, write_pdf
+from pinastats.report.typeset import page_problems, style
+from pinastats.report.wording import end_words
 from tests.report.conftest import Written
 
 
@@ -96,15 +97,14 @@ def test_metadata_has_no_dates(two_players: Written) -> None:
     assert [round(float(v)) for v in page.mediabox[2:]] == [595, 842]  # A4 in points
 
 
-def test_pages_have_no_overlapping_or_clipped_text(two_players: Written) -> None:
+@pytest.mark.parametrize("name", ["two_players", "four_players"])
+def test_pages_have_no_overlapping_or_clipped_text(
+    name: str, request: pytest.FixtureRequest
+) -> None:
+    written: Written = request.getfixturevalue(name)
     with style():
-        for number, figure in enumerate(pages.render(two_players.report), start=1):
-            assert layout_problems(figure) == [], f"page {number}"
-
-
-def test_same_report_same_bytes(two_players: Written, tmp_path: Path) -> None:
-    again = write_pdf(two_players.report, tmp_path / "again.pdf")
-    assert again.read_bytes() == two_players.path.read_bytes()
+        for number, figure in enumerate(written.figures, start=1):
+            assert page_problems(figure) == [], f"page {number}"
 
 
 def test_a_failure_leaves_no_file(
@@ -133,24 +133,32 @@ def test_only_pdf_files(two_players: Written, tmp_path: Path, name: str) -> None
     assert list(tmp_path.iterdir()) == []
 
 
-def test_four_players_with_a_custom_catalogue(tmp_path: Path) -> None:
-    from pinastats.game import load_catalogue
-
-    source = load_catalogue()
-    rows = source.to_frame()
-    rows.loc[rows["id"] == "five-of-a-kind", ["side_a", "side_b_first"]] = [9, 20]
-    csv = tmp_path / "my coasters.csv"
-    csv.write_text("# my own points\n" + rows.to_csv(index=False), encoding="utf-8")
-    report = build_report(4, games=60, seed=1, catalogue=csv, workers=1)
+def test_four_players_with_a_custom_catalogue(four_players: Written) -> None:
+    report = four_players.report
     five = next(r for r in report.coasters if r.id == "five-of-a-kind")
     assert (five.side_a, five.side_b, five.tier) == (9, (20, 4), "C")  # 0.92 of 2.31
     assert report.b_share == 1.0
     assert report.catalogue_name == "my coasters.csv"
     assert report.catalogue_provenance == "my own points"
     assert [r.label for r in report.simulations.matchups] == ["random vs greedy vs ev vs strategic"]
-    plan = pages.plan(report)
-    assert len(plan) == 24  # one table of four: the match-up chart joins the agents page
-    with style():
-        figures = pages.render(report)
-        for number, figure in enumerate(figures, start=1):
-            assert layout_problems(figure) == [], f"page {number}"
+    # one table of four: the match-up chart joins the agents page
+    assert len(pages.plan(report)) == len(four_players.figures) == len(four_players.pages) == 24
+    for text in four_players.pages:
+        assert "Piña Coladice strategy report · 4 players · Happy Hour variant" in text
+
+
+def test_methodology_states_the_rules_played(two_players: Written, four_players: Written) -> None:
+    for written, played in ((two_players, "not played"), (four_players, "played")):
+        method = " ".join(" ".join(written.pages[-2:]).split())
+        assert "Rules as modelled (the project's docs/rules.md)" in method
+        assert f"Happy Hour (variant, {played} in these simulations)" in method
+        assert "RULES.md" not in "".join(written.pages)
+
+
+def test_game_ends_in_the_players_words(two_players: Written) -> None:
+    ending = " ".join(two_players.pages[21].split())
+    assert "How games end and how long they last" in ending
+    sims = two_players.report.simulations
+    for reason, words in end_words(two_players.report.rules).items():
+        seen = sims.self_play.end_share(reason).count + sims.mixed.end_share(reason).count
+        assert (words.entry in ending) == (seen > 0), reason

@@ -1,202 +1,41 @@
-"""Page layout on A4 with matplotlib: text that wraps, real tables, headers and footers.
+"""An A4 page with a cursor: titles, paragraphs, notes, tables and chart axes.
 
 A :class:`Page` is one A4 figure (at 72 dpi, so a pixel is a point) with a
-cursor that moves down the page as paragraphs, tables and charts are added;
-positions are in inches from the top-left corner. Text is measured with the
-Agg renderer before it is placed, so paragraphs and table cells wrap to their
-width instead of running over. :func:`layout_problems` finds text that
-overlaps other text or leaves the page, for tests and for a look before
-printing.
-
-Fonts: DejaVu Sans (it has ñ, ≤, ≥, ≠ and →), embedded as TrueType
-(``pdf.fonttype = 42``) so the PDF's text can be searched and copied.
+cursor that moves down the page as content is added; positions are in inches
+from the top-left corner. A table is :class:`Column` titles over rows of
+:class:`Box` es (or plain strings); every block checks that it fits above the
+footer and raises :class:`~.flow.TypesetError` otherwise.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from typing import Any, Literal
+from typing import Any
 
-from matplotlib import rc_context
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
-from matplotlib.transforms import Bbox
 
-A4 = (8.27, 11.69)
-"""Page size in inches (portrait)."""
-MARGIN = 0.7
-"""Left and right margins (inches)."""
-TOP = 0.95
-"""Where the content starts, below the running header (inches from the top)."""
-BOTTOM = 0.85
-"""Height kept free at the bottom for the footer (inches)."""
-DPI = 72
-FONT = "DejaVu Sans"
-ASCENT = 0.8
-"""Height of a line's capitals and ascenders above its baseline, in ems (DejaVu Sans)."""
-
-INK = "#1f2933"
-MUTED = "#5b6775"
-ACCENT = "#1d4e89"
-RULE = "#9aa5b1"
-HEADER_FILL = "#d9e2ec"
-ZEBRA = "#f2f5f8"
-NOTE_FILL = "#eaf1f8"
-
-RC: dict[Any, Any] = {
-    "pdf.fonttype": 42,
-    "ps.fonttype": 42,
-    "font.family": "sans-serif",
-    "font.sans-serif": [FONT],
-    "font.size": 9,
-    "axes.titlesize": 10,
-    "axes.labelsize": 9,
-    "axes.edgecolor": RULE,
-    "axes.labelcolor": INK,
-    "xtick.color": MUTED,
-    "ytick.color": MUTED,
-    "xtick.labelcolor": INK,
-    "ytick.labelcolor": INK,
-    "xtick.labelsize": 8,
-    "ytick.labelsize": 8,
-    "legend.fontsize": 8,
-    "legend.frameon": False,
-    "text.color": INK,
-    "axes.unicode_minus": True,
-    "hatch.linewidth": 0.5,
-}
-"""matplotlib settings of every page (apply with :func:`style`)."""
-
-Align = Literal["left", "right", "center"]
-
-
-@contextmanager
-def style() -> Iterator[None]:
-    """Apply :data:`RC` while pages are drawn and saved."""
-    with rc_context(RC):
-        yield
-
-
-class LayoutError(RuntimeError):
-    """Content that does not fit on its page (a bug in a page's design)."""
-
-
-# ---------------------------------------------------------------- measuring text
-
-
-@cache
-def _renderer() -> RendererAgg:
-    return RendererAgg(10, 10, DPI)  # type: ignore[no-untyped-call]
-
-
-@cache
-def _font(size: float, weight: str, italic: bool) -> FontProperties:
-    return FontProperties(
-        family=FONT, size=size, weight=weight, style="italic" if italic else "normal"
-    )
-
-
-@cache
-def measure(text: str, size: float, weight: str = "normal", italic: bool = False) -> float:
-    """Width of one line of text in inches."""
-    width, _, _ = _renderer().get_text_width_height_descent(  # type: ignore[no-untyped-call]
-        text, _font(size, weight, italic), ismath=False
-    )
-    return float(width) / DPI
-
-
-def line_height(size: float, spacing: float = 1.3) -> float:
-    """Baseline-to-baseline distance of lines of ``size`` points, in inches."""
-    return size * spacing / 72
-
-
-def words(text: str) -> list[str]:
-    """The units a line may break between: words, with runs of dice kept together.
-
-    >>> words("keep one each of 2 3 4 5 6")
-    ['keep', 'one', 'each', 'of', '2 3 4 5 6']
-    >>> words("1 1 2 3 6 → 2 3")
-    ['1 1 2 3 6', '→', '2 3']
-    """
-    out: list[str] = []
-    for word in text.split(" "):
-        if out and _is_die(word) and _is_die(out[-1].rsplit(" ", 1)[-1]):
-            out[-1] += f" {word}"
-        else:
-            out.append(word)
-    return out
-
-
-def _is_die(word: str) -> bool:
-    return len(word) == 1 and word in "123456"
-
-
-def wrap(
-    text: str, width: float, size: float, weight: str = "normal", italic: bool = False,
-    *, cut: bool = True,
-) -> list[str]:  # fmt: skip
-    """Split text into lines no wider than ``width`` inches (a newline forces a break).
-
-    Lines break between :func:`words`. A word longer than the width is cut where
-    it must be, or with ``cut=False`` raises :class:`LayoutError` (a table cell
-    too narrow for "14.6–55.6%").
-    """
-    lines: list[str] = []
-    for paragraph in text.split("\n"):
-        current = ""
-        for word in words(paragraph):
-            trial = f"{current} {word}" if current else word
-            if measure(trial, size, weight, italic) <= width:
-                current = trial
-                continue
-            if current:
-                lines.append(current)
-            if not cut and measure(word, size, weight, italic) > width:
-                raise LayoutError(f"{word!r} is wider than {width:.2f} in at {size} pt")
-            while measure(word, size, weight, italic) > width and len(word) > 1:
-                end = len(word) - 1
-                while end > 1 and measure(word[:end], size, weight, italic) > width:
-                    end -= 1
-                lines.append(word[:end])
-                word = word[end:]
-            current = word
-        lines.append(current)
-    return lines
-
-
-def natural_width(
-    texts: Sequence[str], size: float, weight: str = "normal", pad: float = 0.05
-) -> float:
-    """The width (inches) a column needs to show each line of its texts unbroken."""
-    lines = [line for t in texts for line in t.split("\n")]
-    return max((measure(line, size, weight) for line in lines), default=0.0) + 2 * pad + 0.01
-
-
-def fit_widths(natural: Sequence[float], total: float, flexible: Sequence[bool]) -> list[float]:
-    """Column widths summing to ``total``, as close to ``natural`` as the room allows.
-
-    Spare room goes to the flexible columns in proportion to their natural width;
-    missing room is taken from them the same way (their text then wraps).
-
-    >>> fit_widths([1.0, 2.0, 1.0], 5.0, [False, True, True])
-    [1.0, 2.6666666666666665, 1.3333333333333333]
-    """
-    fixed = sum(w for w, f in zip(natural, flexible, strict=True) if not f)
-    flex = sum(w for w, f in zip(natural, flexible, strict=True) if f)
-    if flex <= 0:
-        raise LayoutError("no flexible column to fit the table's width")
-    scale = (total - fixed) / flex
-    if scale <= 0:
-        raise LayoutError(f"fixed columns of {fixed:.2f} in leave no room in {total:.2f} in")
-    return [w * scale if f else w for w, f in zip(natural, flexible, strict=True)]
-
+from pinastats.report.typeset.flow import TypesetError, line_height, wrap
+from pinastats.report.typeset.style import (
+    A4,
+    ACCENT,
+    ASCENT,
+    BOTTOM,
+    DPI,
+    HEADER_FILL,
+    INK,
+    MARGIN,
+    MUTED,
+    NOTE_FILL,
+    RULE,
+    TOP,
+    ZEBRA,
+    Align,
+)
 
 # ---------------------------------------------------------------- tables
 
@@ -211,8 +50,11 @@ class Column:
 
 
 @dataclass(frozen=True)
-class Cell:
-    """A table cell with its own look (a plain ``str`` is a cell with the defaults)."""
+class Box:
+    """One box of a table: its text and its own look (a plain ``str`` is a box with the defaults).
+
+    ``fill`` is its background colour, ``weight`` and ``colour`` those of its text.
+    """
 
     text: str
     fill: str | None = None
@@ -252,7 +94,7 @@ class Page:
     def need(self, height: float, what: str) -> None:
         """Fail if ``height`` inches do not fit below the cursor."""
         if height > self.room + 1e-9:
-            raise LayoutError(
+            raise TypesetError(
                 f"{what} needs {height:.2f} in but only {self.room:.2f} in are left "
                 f"on the page '{self.section}'"
             )
@@ -371,7 +213,7 @@ class Page:
     def table(
         self,
         columns: Sequence[Column],
-        rows: Sequence[Sequence[Cell | str]],
+        rows: Sequence[Sequence[Box | str]],
         *,
         size: float = 8.5,
         header_size: float | None = None,
@@ -382,25 +224,25 @@ class Page:
     ) -> None:
         """A table with a shaded header, light banding and rules above and below.
 
-        Cells wrap to their column's width; a row is as tall as its tallest cell.
+        Boxes wrap to their column's width; a row is as tall as its tallest box.
         """
         x0 = self.left if x is None else x
         total = sum(c.width for c in columns)
         if x0 + total > self.left + self.width + 1e-6:
-            raise LayoutError(f"a table of {total:.2f} in is wider than the page's text")
+            raise TypesetError(f"a table of {total:.2f} in is wider than the page's text")
         hsize = size if header_size is None else header_size
-        header = [Cell(c.title, fill=HEADER_FILL, weight="bold") for c in columns]
-        grid = [header] + [[c if isinstance(c, Cell) else Cell(c) for c in r] for r in rows]
+        header = [Box(c.title, fill=HEADER_FILL, weight="bold") for c in columns]
+        grid = [header] + [[c if isinstance(c, Box) else Box(c) for c in r] for r in rows]
         sizes = [hsize] + [size] * len(rows)
         wrapped = [
             [
-                wrap(cell.text, col.width - 2 * pad, sz, cell.weight or "normal", cut=False)
-                for cell, col in zip(row, columns, strict=True)
+                wrap(box.text, col.width - 2 * pad, sz, box.weight or "normal", cut=False)
+                for box, col in zip(row, columns, strict=True)
             ]
             for row, sz in zip(grid, sizes, strict=True)
         ]
         heights = [
-            max(len(c) for c in row) * line_height(sz) + 2 * pad - 0.02
+            max(len(b) for b in row) * line_height(sz) + 2 * pad - 0.02
             for row, sz in zip(wrapped, sizes, strict=True)
         ]
         self.need(sum(heights), "a table")
@@ -409,16 +251,16 @@ class Page:
         for r, (row, lines, h, sz) in enumerate(zip(grid, wrapped, heights, sizes, strict=True)):
             band = ZEBRA if zebra and r > 0 and r % 2 == 0 else None
             cx = x0
-            for cell, cell_lines, col in zip(row, lines, columns, strict=True):
-                fill = cell.fill or band
+            for box, box_lines, col in zip(row, lines, columns, strict=True):
+                fill = box.fill or band
                 if fill:
                     self.rect(cx, y, col.width, h, fill=fill)
-                ty = y + (h - len(cell_lines) * line_height(sz)) / 2 + 0.01
+                ty = y + (h - len(box_lines) * line_height(sz)) / 2 + 0.01
                 tx = {"left": cx + pad, "right": cx + col.width - pad,
                       "center": cx + col.width / 2}[col.align]  # fmt: skip
-                for line in cell_lines:
-                    self.text(tx, ty, line, size=sz, weight=cell.weight or "normal",
-                              colour=cell.colour or INK, ha=col.align)  # fmt: skip
+                for line in box_lines:
+                    self.text(tx, ty, line, size=sz, weight=box.weight or "normal",
+                              colour=box.colour or INK, ha=col.align)  # fmt: skip
                     ty += line_height(sz)
                 cx += col.width
             y += h
@@ -467,47 +309,3 @@ def _line(x0: float, x1: float, y: float, colour: str, width: float, fig: Figure
     from matplotlib.lines import Line2D
 
     return Line2D([x0, x1], [y, y], transform=fig.transFigure, color=colour, linewidth=width)
-
-
-# ---------------------------------------------------------------- checking a page
-
-
-def drawn_texts(fig: Figure) -> list[tuple[str, Bbox]]:
-    """Every piece of text that drawing ``fig`` puts on the page, with its box in points."""
-    drawn: list[tuple[str, Bbox]] = []
-    original = Text.draw
-
-    def recording(self: Text, renderer: Any) -> None:
-        original(self, renderer)
-        if self.get_visible() and self.get_text().strip():
-            drawn.append((self.get_text(), self.get_window_extent(renderer)))
-
-    Text.draw = recording  # type: ignore[method-assign, assignment]
-    try:
-        fig.canvas.draw()
-    finally:
-        Text.draw = original  # type: ignore[method-assign]
-    return drawn
-
-
-def layout_problems(fig: Figure, *, slack: float = 0.75) -> list[str]:
-    """Text that leaves the page or overlaps other text (boxes shrunk by ``slack`` points).
-
-    An empty list means every piece of text is on the page and readable.
-    """
-    texts = drawn_texts(fig)
-    width, height = fig.get_size_inches() * DPI
-    problems = []
-    for s, box in texts:
-        if box.x0 < 0.2 * DPI or box.x1 > width - 0.2 * DPI or box.y0 < 0.2 * DPI \
-                or box.y1 > height - 0.2 * DPI:  # fmt: skip
-            problems.append(f"off the page: {s!r}")
-    shrunk = [
-        (s, Bbox.from_extents(b.x0 + slack, b.y0 + slack, b.x1 - slack, b.y1 - slack))
-        for s, b in texts
-    ]
-    for i, (a, box_a) in enumerate(shrunk):
-        for b, box_b in shrunk[i + 1 :]:
-            if box_a.overlaps(box_b):
-                problems.append(f"overlap: {a!r} and {b!r}")
-    return problems

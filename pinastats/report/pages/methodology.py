@@ -1,0 +1,107 @@
+"""The methodology pages: how the numbers are computed, the catalogue, the rules, the runs."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from pinastats.dice.hands import N_HANDS, N_KEEPS
+from pinastats.report.data import Report
+from pinastats.report.pages.simulations import AGENT_TEXT
+from pinastats.report.pages.spec import PageSpec
+from pinastats.report.sims import AGENTS
+from pinastats.report.text import count
+from pinastats.report.typeset import MUTED, Column, Page
+from pinastats.report.wording import RULES_PAGE, rules_text
+
+SECTION = "Methodology and assumptions"
+
+
+def method_page_1(report: Report, page: Page) -> None:
+    """Exact numbers, the coaster catalogue, the rules as modelled."""
+    page.title("Methodology and assumptions")
+    page.heading("Exact numbers", size=12, gap=0.0)
+    page.paragraph(
+        f"The turn is solved exactly as a dynamic programme over the {N_HANDS} hands and "
+        f"{N_KEEPS} keeps of five dice (pinastats.dice.solve_turn): for each combination, the "
+        "holds that maximise the chance of ending the turn on it, with free holds (a kept die "
+        "may be re-rolled later) and three rolls. Chances are exact fractions; the cheat-sheets "
+        "group the hands that share an optimal keep (pinastats.dice.guide), and their "
+        "'how often' assumes the sheet is followed from the first roll.",
+        size=9,
+    )
+    page.paragraph(
+        "Points per turn of a coaster targeted alone = chance in three rolls × the points of "
+        "its space (side B: the first token's). This ignores the neighbour bonus, the other "
+        f"coasters on the board and the race to {report.rules.target_score} points or a line: "
+        "the simulations include them.",
+        size=9,
+    )
+    page.heading("Coaster catalogue", size=12)
+    page.paragraph(
+        f"Catalogue: {report.catalogue_name}, {len(report.coasters)} coasters (SHA-256 of "
+        f"the table {report.catalogue_digest}). Its provenance, as written in the file:",
+        size=9, after=0.04,
+    )  # fmt: skip
+    page.paragraph(report.catalogue_provenance or "(the file gives none)", size=8.5,
+                   colour=MUTED, italic=True, x=page.left + 0.2)  # fmt: skip
+    page.heading(f"Rules as modelled (the project's {RULES_PAGE})", size=12)
+    page.bullets(list(rules_text(report.rules, report.layout)), size=8.5, after=0.03)
+
+
+def method_page_2(report: Report, page: Page) -> None:
+    """The simulation runs, the agents, the software."""
+    sims = report.simulations
+    page.title("Methodology and assumptions (continued)")
+    page.heading("Simulations", size=12, gap=0.0)
+    variant = "with the Happy Hour variant" if report.happy_hour else "without Happy Hour"
+    page.paragraph(
+        f"{1 + len(sims.matchups)} runs of {count(sims.games)} games each, {variant}, on the "
+        f"{report.layout_name} layout; the first player is drawn at random in every game. "
+        f"Games are played in chunks of {sims.chunk_size}, each seeded from the run's seed, so "
+        "a run gives the same games on any number of workers. Run i uses seed "
+        f"16 × {sims.seed} + i. Every rate comes with a 95% Wilson interval.",
+        size=9,
+    )
+    runs = [sims.self_play, *sims.matchups]
+    page.table(
+        [Column("run", 0.5, "right"), Column("agents (seat order)", 3.6),
+         Column("games", 1.0, "right"), Column("seed", 0.8, "right")],
+        [[str(i), ", ".join(run.agents), count(run.games), str(run.seeds[0])]
+         for i, run in enumerate(runs)],
+        size=8.5,
+    )  # fmt: skip
+    diagram = "   ".join(report.layout_diagram)
+    page.paragraph(
+        f"Sides at setup for {report.players} players, row by row: {diagram} "
+        f"(A: one space, B: two).",
+        size=9,
+    )
+    page.paragraph(
+        f"Replay a run: pinastats simulate --agents {','.join(sims.self_play.agents)} "
+        f"--games {sims.games} --seed {sims.self_play.seeds[0]} --chunk-size {sims.chunk_size}"
+        + (" --happy-hour" if report.happy_hour else ""),
+        size=8.5, colour=MUTED,
+    )  # fmt: skip
+    page.paragraph(
+        f"This report: pinastats report --players {report.players} --games {sims.games} "
+        f"--seed {sims.seed}" + (" --happy-hour" if report.happy_hour else "")
+        + " -o FILE (same inputs, same PDF byte for byte).",
+        size=8.5, colour=MUTED,
+    )  # fmt: skip
+    page.heading("Agents", size=12)
+    page.bullets([f"{a}: {AGENT_TEXT[a]}" for a in AGENTS], size=9, after=0.03)
+    page.paragraph(
+        "The rollout agent (Monte Carlo look-ahead on each placement) is left out: it is "
+        "about 150 times slower than strategic.",
+        size=9,
+    )
+    page.heading("Software", size=12)
+    page.table(
+        [Column("package", 1.6), Column("version", 1.4)],
+        [[name, v] for name, v in report.versions], size=9,
+    )  # fmt: skip
+
+
+def specs(report: Report) -> list[PageSpec]:
+    """The section's two pages."""
+    return [PageSpec(SECTION, partial(draw, report)) for draw in (method_page_1, method_page_2)]
