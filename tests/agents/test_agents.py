@@ -10,24 +10,12 @@ from pinastats.agents.advice import advise, placement_values
 from pinastats.dice import dice_tables, solve_turn
 from pinastats.game import Game
 from pinastats.simulation import play_game
-
-
-def _midgame(seed: int, players: int = 2) -> Game:
-    game = Game.new(players=players, seed=seed)
-    rng = np.random.default_rng(seed)
-    agents = [make_agent("greedy")] * players
-    from pinastats.simulation.play import play_turn
-
-    for _ in range(2 * players):
-        if game.is_over:
-            break
-        play_turn(game, agents[game.to_move], rng)
-    return game
+from tests.game.scenarios import mid_game
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_ev_keeps_are_optimal_for_this_turns_points(seed: int) -> None:
-    game = _midgame(seed)
+    game = mid_game(2, seed, 4, agent="greedy")
     agent = make_agent("ev")
     agent.start_turn(game)
     rng = np.random.default_rng(0)
@@ -44,7 +32,7 @@ def test_ev_keeps_are_optimal_for_this_turns_points(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_ev_places_on_the_best_scoring_legal_coaster(seed: int) -> None:
-    game = _midgame(seed)
+    game = mid_game(2, seed, 4, agent="greedy")
     agent = make_agent("ev")
     rng = np.random.default_rng(0)
     hands = dice_tables().hand_dice

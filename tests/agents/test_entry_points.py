@@ -10,24 +10,15 @@ from pinastats.dice import dice_tables
 from pinastats.errors import PinastatsError
 from pinastats.game import Game, IllegalMoveError
 from pinastats.simulation import play_game
-from pinastats.simulation.play import play_turn
+from tests.game.scenarios import mid_game
 
 RNG = np.random.default_rng(0)
-
-
-def _midgame(seed: int) -> Game:
-    game = Game.new(2, seed=seed)
-    rng = np.random.default_rng(seed)
-    agent = make_agent("greedy")
-    for _ in range(6):
-        play_turn(game, agent, rng)
-    return game
 
 
 @pytest.mark.parametrize("name", ["ev", "strategic", "greedy"])
 def test_a_copy_is_advised_like_the_original(name: str) -> None:
     """No start_turn on the copy: the agent prepares itself for the position asked about."""
-    game = _midgame(1)
+    game = mid_game(2, 1, 6, agent="greedy")
     agent = make_agent(name)
     fresh = make_agent(name)
     agent.start_turn(game)
@@ -42,7 +33,7 @@ def test_a_copy_is_advised_like_the_original(name: str) -> None:
 
 
 def test_a_prepared_turn_is_not_reused_for_another_position() -> None:
-    game, other = _midgame(2), _midgame(3)
+    game, other = mid_game(2, 2, 6, agent="greedy"), mid_game(2, 3, 6, agent="greedy")
     agent = make_agent("ev")
     agent.start_turn(game)
     fresh = make_agent("ev")
@@ -59,7 +50,7 @@ def test_a_prepared_turn_is_not_reused_for_another_position() -> None:
     ("dice", "rolls_left", "match"),
     [
         ((0, 1, 2, 3, 4), 1, "0"),
-        ((1, 2, 3, 4), 1, "five"),
+        ((1, 2, 3, 4), 1, "exactly 5"),
         ((1, 2, 3, 4, 7), 1, "7"),
         ((1, 2, 3, 4, 5), 0, "rolls left"),
         ((1, 2, 3, 4, 5), 3, "rolls left"),
@@ -70,11 +61,11 @@ def test_choose_keep_checks_dice_and_rolls_left(
     dice: tuple[int, ...], rolls_left: int, match: str
 ) -> None:
     with pytest.raises(PinastatsError, match=match):
-        make_agent("ev").choose_keep(_midgame(4), dice, rolls_left, RNG)
+        make_agent("ev").choose_keep(mid_game(2, 4, 6, agent="greedy"), dice, rolls_left, RNG)
 
 
 def test_choose_placement_needs_a_legal_placement() -> None:
-    game = _midgame(5)
+    game = mid_game(2, 5, 6, agent="greedy")
     hands = dice_tables().hand_dice
     for h in range(252):
         dice = tuple(int(d) for d in hands[h])

@@ -7,7 +7,6 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from pinastats.agents._kernels import _argmax_keep
 from pinastats.agents.tables import turn_tables
 from pinastats.dice import TIE_TOL, Combination, dice_tables, solve_turn, tie_ranks
 from pinastats.dice._kernels import _best_keep
@@ -16,6 +15,26 @@ from pinastats.dice._kernels import _best_keep
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     t = dice_tables()
     return t.hand_keep_ptr, t.hand_keep, t.keep_size
+
+
+def _reference_float_rule(row: np.ndarray, hand: int) -> int:
+    """The agents' rule as it was before it moved to the dice layer, in plain Python.
+
+    Scan the hand's keeps in order; a keep replaces the best when worth more by
+    more than ``TIE_TOL``, or within ``TIE_TOL`` with more dice.
+    """
+    t = dice_tables()
+    keeps = t.hand_keep[t.hand_keep_ptr[hand] : t.hand_keep_ptr[hand + 1]]
+    best_k = int(keeps[0])
+    best = float(row[best_k])
+    for k in keeps[1:]:
+        v = float(row[k])
+        better = v > best + TIE_TOL
+        if not better and v > best - TIE_TOL:
+            better = t.keep_size[k] > t.keep_size[best_k]
+        if better:
+            best_k, best = int(k), v
+    return best_k
 
 
 def _reference_int_rule(row: np.ndarray, hand: int) -> int:
@@ -27,16 +46,16 @@ def _reference_int_rule(row: np.ndarray, hand: int) -> int:
 
 @pytest.mark.parametrize("comb", list(Combination), ids=lambda c: c.name)
 def test_same_keep_as_the_agents_for_every_hand(comb: Combination) -> None:
-    """The agents' ``_argmax_keep`` (their current rule) on the agents' own value rows."""
+    """The agents' former rule (in plain Python) on the agents' own value rows."""
     tables = turn_tables()
     row_index = list(Combination).index(comb)
     solution = solve_turn(comb)
     for rolls_left in (1, 2):
-        values = tables[10][row_index, rolls_left - 1]
+        values = tables.target_keep_value[row_index, rolls_left - 1]
         exact = solution.keep_numerator[rolls_left - 1]  # type: ignore[index]
         for hand in range(252):
             ours = _best_keep(values, *_tables(), hand)
-            assert ours == _argmax_keep(values, tables, hand)
+            assert ours == _reference_float_rule(values, hand)
             assert _best_keep(exact, *_tables(), hand) == ours
             played = solution.ranked_keeps(dice_tables().hand_of(hand), rolls_left)[0]
             assert dice_tables().keep_index(played.keep) == ours
@@ -46,12 +65,11 @@ def test_same_keep_as_the_agents_for_every_hand(comb: Combination) -> None:
 def test_same_keep_as_the_agents_on_near_ties(seed: int) -> None:
     """Rows built to sit on the tolerance: steps of TIE_TOL / 2, chains of ties."""
     rng = np.random.default_rng(seed)
-    tables = turn_tables()
     for _ in range(40):
         row = 0.5 + rng.integers(0, 6, size=462) * (TIE_TOL / 2)
         row[rng.random(462) < 0.2] += rng.choice([TIE_TOL, -TIE_TOL, 3 * TIE_TOL])
         for hand in range(0, 252, 7):
-            assert _best_keep(row, *_tables(), hand) == _argmax_keep(row, tables, hand)
+            assert _best_keep(row, *_tables(), hand) == _reference_float_rule(row, hand)
 
 
 @pytest.mark.parametrize("seed", range(3))

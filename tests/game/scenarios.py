@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from pinastats.agents import make_agent
+from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.position import game_from_position
 from pinastats.game.rules import Rules
+from pinastats.simulation.play import play_turn_fast
+
+ROLL_EXAMPLE = (5, 5, 5, 3, 3)
+"""The rulebook's roll example: a pair, three of a kind and a full house at once."""
 
 # a 4x4 board using 16 distinct coasters of the default catalogue
 BOARD = [
@@ -50,3 +58,25 @@ def game(
     **extra: Any,
 ) -> Game:
     return game_from_position(position(players, tokens, scores, to_move, **extra), rules=rules)
+
+
+def mid_game(
+    players: int, seed: int, turns: int, happy_hour: bool = False, agent: str = "random"
+) -> Game:
+    """A position reached by ``turns`` turns of ``agent`` self-play (fewer if it ends)."""
+    config = GameConfig(players=players, rules=Rules(happy_hour=happy_hour))
+    g = Game.new(config=config, seed=seed)
+    rng = np.random.default_rng(seed)
+    player = make_agent(agent)
+    for _ in range(turns):
+        if g.is_over:
+            break
+        play_turn_fast(g, player, rng)
+    return g
+
+
+def rulebook_scoring_example() -> Game:
+    """Rulebook: "placed a token on the second Full House space: 3 points + 3 adjacent
+    tokens = 6 points" (4 players: every coaster on side B); seat 0 to move."""
+    fh = cell(2, 2)
+    return game(players=4, tokens={fh: [1], cell(1, 1): [0], cell(1, 2): [0], cell(2, 1): [0]})

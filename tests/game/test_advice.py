@@ -10,15 +10,11 @@ import numpy as np
 import pytest
 
 from pinastats.agents.advice import advise, placement_values
-from pinastats.agents.builtin import make_agent
 from pinastats.dice.hands import N_HANDS, dice_tables
 from pinastats.dice.solver import solve_turn
 from pinastats.game.game import Game
-from pinastats.game.rules import Rules
-from pinastats.simulation.play import play_game, play_turn_fast
-from tests.game.scenarios import cell, game
-
-ROLL_EXAMPLE = (5, 5, 5, 3, 3)
+from pinastats.simulation.play import play_game
+from tests.game.scenarios import ROLL_EXAMPLE, cell, game, mid_game, rulebook_scoring_example
 
 
 def slow_placement_values(g: Game) -> list[int]:
@@ -39,20 +35,6 @@ def slow_keep_value(f: Sequence[int], keep: Sequence[int]) -> Fraction:
         f[t.hand_index([*keep, *roll])] for roll in itertools.product(range(1, 7), repeat=n)
     )
     return Fraction(total, 6**n)
-
-
-def mid_game(players: int, seed: int, turns: int, happy_hour: bool = False) -> Game:
-    """A position reached by ``turns`` turns of random play."""
-    from pinastats.game.config import GameConfig
-
-    g = Game.new(config=GameConfig(players=players, rules=Rules(happy_hour=happy_hour)), seed=seed)
-    rng = np.random.default_rng(seed)
-    agent = make_agent("random")
-    for _ in range(turns):
-        if g.is_over:
-            break
-        play_turn_fast(g, agent, rng)
-    return g
 
 
 POSITIONS = [(2, 1, 6), (2, 2, 11), (3, 3, 9), (4, 4, 14), (4, 5, 3), (2, 6, 0)]
@@ -81,13 +63,6 @@ def test_placement_values_are_zero_with_an_empty_reserve() -> None:
     assert advice.placements == ()
     assert advice.expected_fraction == 0
     assert all(k.best for k in advice.keeps)  # nothing to gain: every keep ties
-
-
-def rulebook_scoring_example() -> Game:
-    # Rulebook: "placed a token on the second Full House space: 3 points + 3
-    # adjacent tokens = 6 points" (4 players: every coaster on side B).
-    fh = cell(2, 2)
-    return game(players=4, tokens={fh: [1], cell(1, 1): [0], cell(1, 2): [0], cell(2, 1): [0]})
 
 
 def test_rulebook_scoring_example_is_the_top_placement() -> None:

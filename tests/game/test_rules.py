@@ -7,10 +7,9 @@ import pytest
 from pinastats.dice.hands import dice_tables
 from pinastats.game.game import Game, IllegalMoveError
 from pinastats.game.rules import EndReason, HappyHourEffect, Rules, Trigger
-from tests.game.scenarios import BOARD, cell, game
+from tests.game.scenarios import BOARD, ROLL_EXAMPLE, cell, game, rulebook_scoring_example
 
 NOTHING = (1, 2, 4, 5, 6)  # matches no coaster of BOARD
-ROLL_EXAMPLE = (5, 5, 5, 3, 3)
 
 
 def dice_for(g: Game, c: int) -> tuple[int, ...]:
@@ -39,14 +38,9 @@ def test_roll_example_offers_pair_three_of_a_kind_and_full_house() -> None:
 
 
 def test_scoring_example_second_full_house_space_with_three_neighbours() -> None:
-    # Rulebook: "placed a token on the second Full House space: 3 points + 3
-    # adjacent tokens = 6 points".
     fh = cell(2, 2)
-    g = game(
-        players=4,
-        tokens={fh: [1], cell(1, 1): [0], cell(1, 2): [0], cell(2, 1): [0]},
-        scores=[1, 2, 3, 4],
-    )
+    g = rulebook_scoring_example()
+    assert g.scores[0] == 1
     assert g.coaster(fh).side_b == (4, 3)
     assert g.place(fh, ROLL_EXAMPLE) == 6
     assert g.scores[0] == 7
