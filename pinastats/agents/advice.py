@@ -35,7 +35,8 @@ from pinastats.agents.tables import DEFAULT_ROLLS, workspace
 from pinastats.dice.hands import N_DICE, check_dice
 from pinastats.dice.solver import solve_turn
 from pinastats.errors import PinastatsError
-from pinastats.game.game import Game, Placement
+from pinastats.game.game import Game
+from pinastats.game.view import Placement
 
 IntArray = npt.NDArray[np.int64]
 Dice = tuple[int, ...]

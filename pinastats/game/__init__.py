@@ -9,11 +9,12 @@ from pinastats.game.catalogue import (
     load_catalogue,
 )
 from pinastats.game.config import GameConfig
-from pinastats.game.game import Game, IllegalMoveError, Placement
+from pinastats.game.game import Game, IllegalMoveError
 from pinastats.game.layout import Layout, LayoutError, available_layouts, load_layout
 from pinastats.game.position import PositionError, game_from_position, position_of
 from pinastats.game.rules import EndReason, HappyHourEffect, Rules, Trigger
 from pinastats.game.sides import Side
+from pinastats.game.view import Placement
 
 __all__ = [
     "Catalogue",
