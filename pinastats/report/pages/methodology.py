@@ -142,11 +142,11 @@ def method_page_sheets(report: Report, page: Page) -> None:
             percent(sheet.lists.optimal, 2), percent(sheet.lists.played, 2),
         ])  # fmt: skip
     page.table(
-        [Column("coaster", 1.5), Column("rules (roll 1 / 2)", 0.9, "right"),
-         Column("hands within tolerance", 1.25, "right"),
-         Column("worst loss (pp)", 0.75, "right"),
-         Column("average loss (pp, roll 1 / 2)", 1.1, "right"),
-         Column("optimal", 0.75, "right"), Column("following the sheet", 0.95, "right")],
+        [Column("coaster", 1.4), Column("rules (roll 1 / 2)", 0.8, "right"),
+         Column("hands within tolerance", 1.2, "right"),
+         Column("worst loss (pp)", 0.7, "right"),
+         Column("average loss (pp, roll 1 / 2)", 1.05, "right"),
+         Column("optimal", 0.7, "right"), Column("following the sheet", 0.9, "right")],
         rows, size=8.5,
     )  # fmt: skip
     page.paragraph(
