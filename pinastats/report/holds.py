@@ -1,10 +1,11 @@
-"""Hold cheat-sheets: for each hard coaster, what to keep with each kind of hand.
+"""Hold cheat-sheets: for each hard coaster, a decision list of what to keep.
 
-The grouping is the hold guide of :mod:`pinastats.dice.guide` (hands grouped by
-their pattern, or by rules on face values for sums, odds and straights). For
-the coasters of one value (Pair of 3s, Three 5s, ...) the rule is always "keep
-every die of the value"; :func:`value_sheet` gives their chances by how many
-such dice are held.
+Each sheet is the :class:`~pinastats.dice.decision_sheet.CheatSheet` of the
+coaster's combination: ordered rules, the first that fits the dice decides,
+learned from the exact optimal keeps and checked hand by hand against them.
+For the coasters of one value (Pair of 3s, Three 5s, ...) the rule is always
+"keep every die of the value"; :func:`value_sheet` gives their chances by how
+many such dice are held.
 """
 
 from __future__ import annotations
@@ -14,13 +15,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pinastats.dice import Combination, dice_tables, solve_turn
-from pinastats.dice.guide import REROLL, STOP, GuideRow, HandAdvice, build_guide
+from pinastats.dice.decision_sheet import CheatSheet, StageSheet, cheat_sheet
 from pinastats.game import Catalogue
-from pinastats.report.text import dice_text
 
 _PER_VALUE = re.compile(r"(PAIR|THREE|FOUR|FIVE)_([1-6])")
 _NEEDED = {"PAIR": 2, "THREE": 3, "FOUR": 4, "FIVE": 5}
-_REROLL_ALL = "re-roll\u00a0all"  # a no-break space: the two words stay on one line
 _KIND_NAMES = {
     "PAIR": "Pair of a value",
     "THREE": "Three of a value",
@@ -30,32 +29,16 @@ _KIND_NAMES = {
 
 
 @dataclass(frozen=True)
-class HoldLine:
-    """One rule of a cheat-sheet: a kind of hand and what to keep.
-
-    Attributes:
-        hand: the kind of hand ("two pairs (2+2+1)"); empty for rules on face values.
-        keep: what to keep ("keep both pairs", "stop: keep all five").
-        low, high: the lowest and highest chance of success over the hands of the group.
-        share: chance of facing such a hand at this point when playing by the sheet.
-        examples: up to two example hands with their keep ("1 1 2 2 3 → 1 1 2 2").
-    """
-
-    hand: str
-    keep: str
-    low: float
-    high: float
-    share: float
-    examples: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class HoldSection:
-    """The rules after one roll: ``after_roll`` rolls seen, ``rolls_left`` still to come."""
+    """The list used after roll ``after_roll`` (or after both rolls, when they agree)."""
 
-    after_roll: int
-    rolls_left: int
-    lines: tuple[HoldLine, ...]
+    after_rolls: tuple[int, ...]
+    stage: StageSheet
+
+    @property
+    def rolls_left(self) -> tuple[int, ...]:
+        """Rolls left at the decisions the section covers."""
+        return tuple(3 - r for r in self.after_rolls)
 
 
 @dataclass(frozen=True)
@@ -64,17 +47,15 @@ class HoldSheet:
 
     Attributes:
         id, combination: the coaster.
-        probability, fraction: chance of the combination in a turn with these holds.
-        by_shape: the rules name kinds of hands (else they are rules on face values).
-        sections: after roll 1, then after roll 2.
+        probability, fraction: chance of the combination in a turn with optimal holds.
+        lists: the decision lists and what following them costs.
     """
 
     id: str
     combination: Combination
     probability: float
     fraction: Fraction
-    by_shape: bool
-    sections: tuple[HoldSection, ...]
+    lists: CheatSheet
 
     @property
     def name(self) -> str:
@@ -82,16 +63,12 @@ class HoldSheet:
         return self.combination.value
 
     @property
-    def summary(self) -> str:
-        """The situation met most often after the first roll, and what to keep, in words."""
-        lines = [ln for ln in self.sections[0].lines if not ln.keep.startswith(STOP)]
-        if not lines:
-            return "Stop: the first roll always makes it."
-        top = max(lines, key=lambda ln: ln.share)
-        if top.hand:
-            often = f"{top.share:.0%} of the time"
-            return f"After roll 1 you most often hold {top.hand}, {often}: {top.keep}."
-        return f"After roll 1 the rule used most ({top.share:.0%} of hands): {top.keep}."
+    def sections(self) -> tuple[HoldSection, ...]:
+        """One list per decision point, or a single one when both points use the same rules."""
+        first, second = self.lists.stages
+        if first.rules.rules == second.rules.rules:
+            return (HoldSection((1, 2), first),)
+        return (HoldSection((1,), first), HoldSection((2,), second))
 
 
 def is_per_value(comb: Combination) -> bool:
@@ -103,36 +80,12 @@ def is_per_value(comb: Combination) -> bool:
     return _PER_VALUE.fullmatch(comb.name) is not None
 
 
-def _example(a: HandAdvice) -> str:
-    keep = a.keeps[0]
-    if keep == a.hand:
-        return dice_text(a.hand)
-    return f"{dice_text(a.hand)} → {dice_text(keep) if keep else _REROLL_ALL}"
-
-
-def _line(row: GuideRow, name: str, by_shape: bool) -> HoldLine:
-    made = row.rule == STOP and row.situation == "already made"
-    hand = row.situation
-    keep = row.rule
-    if made:
-        hand = f"{name} already made" if by_shape else ""
-        keep = "stop: keep all five" if by_shape else f"stop: {name} already made"
-    examples = tuple(_example(a) for a in row.examples(2))
-    return HoldLine(hand, keep, row.low.probability, row.high.probability, row.share, examples)
-
-
 def hold_sheet(coaster_id: str, comb: Combination) -> HoldSheet:
     """The cheat-sheet of one combination (a 3-roll turn, free holds)."""
     solution = solve_turn(comb)
-    rows, _ = build_guide(comb, solution)
-    by_shape = any(r.situation and r.situation != "already made" for r in rows)
-    sections = []
-    for rolls_left in sorted({r.rolls_left for r in rows}, reverse=True):
-        lines = tuple(_line(r, comb.value, by_shape) for r in rows if r.rolls_left == rolls_left)
-        sections.append(HoldSection(solution.rolls - rolls_left, rolls_left, lines))
     fraction = solution.fraction
     assert fraction is not None
-    return HoldSheet(coaster_id, comb, solution.value, fraction, by_shape, tuple(sections))
+    return HoldSheet(coaster_id, comb, solution.value, fraction, cheat_sheet(comb))
 
 
 def hold_sheets(catalogue: Catalogue) -> tuple[HoldSheet, ...]:
@@ -194,9 +147,6 @@ def value_sheet(catalogue: Catalogue) -> tuple[ValueKind, ...]:
 
 
 __all__ = [
-    "REROLL",
-    "STOP",
-    "HoldLine",
     "HoldSection",
     "HoldSheet",
     "ValueKind",

@@ -33,11 +33,20 @@ def signed_points(p: float, digits: int = 1) -> str:
     """A difference of two rates in percentage points, with its sign.
 
     >>> signed_points(0.0178), signed_points(-0.0153), signed_points(0.0)
-    ('+1.8 points', '−1.5 points', '±0.0 points')
+    ('+1.8 percentage points', '−1.5 percentage points', '±0.0 percentage points')
     """
     value = round(100 * p, digits)
     sign = "+" if value > 0 else "−" if value < 0 else "±"
-    return f"{sign}{abs(value):.{digits}f} points"
+    return f"{sign}{abs(value):.{digits}f} percentage points"
+
+
+def points(p: float, digits: int = 1) -> str:
+    """A size of a difference of chances, in percentage points.
+
+    >>> points(0.005), points(0.0123, 2)
+    ('0.5 percentage points', '1.23 percentage points')
+    """
+    return f"{100 * p:.{digits}f} percentage points"
 
 
 def count(n: int) -> str:

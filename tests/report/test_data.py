@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from pinastats.dice import Combination, solve_turn, success_probability
-from pinastats.dice.guide import build_guide
+from pinastats.dice.decision_sheet import cheat_sheet
 from pinastats.report import build_report
 from pinastats.report.coasters import TIERS, tier_of
 from pinastats.report.holds import is_per_value
@@ -44,27 +44,22 @@ def test_tier_thresholds(value: float, letter: str) -> None:
     assert [t for t, _ in TIERS] == ["S", "A", "B", "C"]
 
 
-def test_cheat_sheets_follow_the_guide(two_players: Written) -> None:
+def test_cheat_sheets_are_the_decision_lists(two_players: Written) -> None:
     sheets = two_players.report.holds
     hard = [c for c in two_players.report.coasters if not is_per_value(Combination(c.name))]
     assert [s.id for s in sheets] == [c.id for c in hard]
     for sheet in sheets:
-        solution = solve_turn(sheet.combination)
-        rows, _ = build_guide(sheet.combination, solution)
-        assert sum(len(s.lines) for s in sheet.sections) == len(rows)
-        assert [s.after_roll for s in sheet.sections] == [1, 2]
+        assert sheet.lists == cheat_sheet(sheet.combination)
+        assert sheet.probability == pytest.approx(solve_turn(sheet.combination).value)
         for section in sheet.sections:
-            assert sum(line.share for line in section.lines) == pytest.approx(1.0)
-            assert section.lines[0].keep.startswith("stop")
-        assert sheet.probability == pytest.approx(solution.value)
-    full_house = next(s for s in sheets if s.name == "Full House")
-    assert full_house.by_shape
-    two_pairs = next(ln for ln in full_house.sections[0].lines if ln.hand.startswith("two pairs"))
-    assert two_pairs.keep == "keep both pairs"
-    assert two_pairs.low == pytest.approx(5 / 9)
-    sums = next(s for s in sheets if s.name == "Sum ≤ 9")
-    assert not sums.by_shape
-    assert sums.summary.endswith("keep every die ≤ 2.")
+            first = section.stage.rules.lines()[0]
+            assert first == f"If you already have {sheet.name}: stop."
+    by_name = {s.name: s for s in sheets}
+    # one list serves both rolls where the best play does not change (pattern targets)
+    assert [s.after_rolls for s in by_name["Full House"].sections] == [(1, 2)]
+    assert [s.after_rolls for s in by_name["Small Straight"].sections] == [(1,), (2,)]
+    full_house = by_name["Full House"].lists.stages[0].rules
+    assert full_house.readings((1, 1, 2, 2, 3)) == ((1, 1, 2, 2),)  # both pairs
 
 
 def test_one_value_coasters(two_players: Written) -> None:

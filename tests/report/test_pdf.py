@@ -18,8 +18,8 @@ def test_page_count_follows_the_plan(two_players: Written) -> None:
     report = two_players.report
     plan = pages.plan(report)
     # cover, tier table, chart, 13 cheat-sheets + the one-value page, probabilities,
-    # 5 simulation pages, 2 methodology pages
-    assert len(plan) == 1 + 2 + 14 + 1 + 5 + 2 == len(two_players.pages)
+    # 5 simulation pages, 3 methodology pages
+    assert len(plan) == 1 + 2 + 14 + 1 + 5 + 3 == len(two_players.pages)
     assert len(report.holds) == 13
 
 
@@ -34,8 +34,12 @@ def test_headings_are_on_their_pages(two_players: Written) -> None:
     for i, sheet in enumerate(two_players.report.holds, start=3):
         assert "HOLD CHEAT-SHEETS" in text[i]
         assert text[i].lstrip().split("\n")[1] == sheet.name  # the title, under the header
-        assert "After roll 1 (2 rolls left)" in text[i]
-        assert "After roll 2 (1 roll left)" in text[i]
+        assert "use the first that fits" in text[i]
+        if len(sheet.sections) == 2:
+            assert "After roll 1 (2 rolls left)" in text[i]
+            assert "After roll 2 (1 roll left)" in text[i]
+        else:
+            assert "After roll 1 and after roll 2 (the same list)" in text[i]
     assert "Coasters of one value" in text[16]
     assert "Chance of each combination in 1, 2 and 3 rolls" in text[17]
     titles = [
@@ -50,6 +54,9 @@ def test_headings_are_on_their_pages(two_players: Written) -> None:
         assert title in text[i]
     assert "Methodology and assumptions" in text[23]
     assert "Methodology and assumptions (continued)" in text[24]
+    assert "Methodology: the cheat-sheets" in text[25]
+    for sheet in two_players.report.holds:
+        assert sheet.name in text[25]
 
 
 def test_contents_point_at_the_sections(two_players: Written) -> None:
@@ -142,14 +149,18 @@ def test_four_players_with_a_custom_catalogue(four_players: Written) -> None:
     assert report.catalogue_provenance == "my own points"
     assert [r.label for r in report.simulations.matchups] == ["random vs greedy vs ev vs strategic"]
     # one table of four: the match-up chart joins the agents page
-    assert len(pages.plan(report)) == len(four_players.figures) == len(four_players.pages) == 24
+    assert len(pages.plan(report)) == len(four_players.figures) == len(four_players.pages) == 25
     for text in four_players.pages:
         assert "Piña Coladice strategy report · 4 players · Happy Hour variant" in text
+    # every coaster shows side B: the chart of side A is left out, and the page says so
+    chart = " ".join(four_players.pages[2].split())
+    assert "With 4 players no coaster shows side A" in chart
+    assert "Side A (one space)" not in chart
 
 
 def test_methodology_states_the_rules_played(two_players: Written, four_players: Written) -> None:
     for written, played in ((two_players, "not played"), (four_players, "played")):
-        method = " ".join(" ".join(written.pages[-2:]).split())
+        method = " ".join(" ".join(written.pages[-3:-1]).split())
         assert "Rules as modelled (the project's docs/rules.md)" in method
         assert f"Happy Hour (variant, {played} in these simulations)" in method
         assert "RULES.md" not in "".join(written.pages)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from functools import partial
 
+from pinastats.dice.decision_learn import TOLERANCE
+from pinastats.dice.decision_list import Action
 from pinastats.report.data import Report
 from pinastats.report.holds import HoldSection, HoldSheet
 from pinastats.report.pages.spec import PageSpec
-from pinastats.report.text import join_words, percent, percent_range
+from pinastats.report.text import dice_text, join_words, percent, percent_range, points
 from pinastats.report.typeset import (
     ACCENT,
     INK,
@@ -21,6 +23,7 @@ from pinastats.report.typeset import (
 )
 
 SECTION = "Hold cheat-sheets"
+_REROLL_ALL = "re-roll\u00a0all"  # a no-break space: the two words stay on one line
 
 DEFINITIONS = {
     "DOUBLE_PAIR": "Two pairs, which may be of the same value: four or five of a kind count.",
@@ -39,33 +42,41 @@ DEFINITIONS = {
 }
 """The meaning of the hard combinations (the project's docs/rules.md), by combination key."""
 
-_HOLD_SIZES = ((11.0, 2), (10.0, 2), (10.0, 1), (9.0, 1), (8.0, 1))
+_HOLD_SIZES = ((10.5, 2), (10.0, 1), (9.0, 1), (8.5, 1))
 """Font size and examples per rule of a cheat-sheet, tried in order until the page fits."""
+
+
+def _example(hand: tuple[int, ...], keep: tuple[int, ...]) -> str:
+    if keep == hand:
+        return dice_text(hand)
+    return f"{dice_text(hand)} → {dice_text(keep) if keep else _REROLL_ALL}"
 
 
 def _section_table(
     sheet: HoldSheet, section: HoldSection, size: float, examples: int, page: Page
 ) -> None:
+    stage = section.stage
+    later = [s for s in sheet.lists.stages if s.rolls_left in section.rolls_left]
     rows: list[list[Box | str]] = []
-    for line in section.lines:
-        stop = line.keep.startswith("stop")
-        keep = Box(line.keep, weight="bold", colour=ACCENT if stop else INK)
-        boxes: list[Box | str] = [
-            keep, percent_range(line.low, line.high), percent(line.share),
-            "\n".join(line.examples[:examples]),
-        ]  # fmt: skip
-        if sheet.by_shape:
-            boxes.insert(0, line.hand)
-        rows.append(boxes)
-    titles = ["what to keep", "success", "how often", "for example"]
-    aligns: list[Align] = ["left", "right", "right", "left"]
-    flexible = [True, False, False, False]  # examples stay on one line each
-    if sheet.by_shape:
-        titles, aligns, flexible = ["your hand", *titles], ["left", *aligns], [True, *flexible]
+    for i, (rule, line) in enumerate(zip(stage.rules.rules, stage.rules.lines(), strict=True)):
+        stop = rule.keep.action is Action.STOP
+        outside = i >= stage.exact_rules
+        text = line + (" (not always within the tolerance: see below)" if outside else "")
+        uses = [s.uses[i] for s in later]
+        rows.append([
+            f"{i + 1}.", Box(text, weight="bold", colour=ACCENT if stop else INK),
+            " / ".join(percent(u.share) for u in uses),
+            "\n".join(percent_range(u.low, u.high) for u in uses),
+            "\n".join(_example(h, k) for h, k in stage.uses[i].examples[:examples]),
+        ])  # fmt: skip
+    both = " (roll 1 / roll 2)" if len(later) > 1 else ""
+    titles = ["", "rule (use the first that fits)", f"how often{both}", "success", "for example"]
+    aligns: list[Align] = ["right", "left", "right", "right", "left"]
+    flexible = [False, True, False, False, False]
     natural = [
         max(
             natural_width([c.text if isinstance(c, Box) else c for c in column], size,
-                          "bold" if title == "what to keep" else "normal", pad=0.06),
+                          "bold" if flex else "normal", pad=0.06),
             natural_width([title], 8.5, "bold", pad=0.06) if not flex else 0.0,
         )
         for title, flex, column in zip(titles, flexible, zip(*rows, strict=True), strict=True)
@@ -73,18 +84,35 @@ def _section_table(
     widths = fit_widths(natural, page.width, flexible)
     columns = [Column(t, w, a) for t, w, a in zip(titles, widths, aligns, strict=True)]
     page.table(columns, rows, size=size, header_size=8.5, pad=0.06)
+    if not stage.exact:
+        hand = stage.missed[0]
+        page.paragraph(
+            f"{stage.exact_rules} rules cover {percent(stage.coverage, 2)} of the hands held here "
+            f"within {points(TOLERANCE)} of the best keep; otherwise rule "
+            f"{stage.exact_rules + 1} may lose more, up to {points(stage.worst)} "
+            f"(e.g. {dice_text(hand)}).",
+            size=8.5, colour=MUTED, after=0.04,
+        )  # fmt: skip
+
+
+def _stage_heading(section: HoldSection) -> str:
+    if len(section.after_rolls) == 2:
+        return "After roll 1 and after roll 2 (the same list)"
+    left = section.rolls_left[0]
+    return f"After roll {section.after_rolls[0]} ({left} roll{'s' * (left > 1)} left)"
 
 
 def hold_page(report: Report, sheet: HoldSheet, size: float, examples: int, page: Page) -> None:
-    """A coaster's sheet: its chance and points, then what to keep after rolls 1 and 2.
+    """A coaster's sheet: its chance and points, then its decision list(s).
 
     ``size`` is the font size of the tables, ``examples`` the example hands per rule.
     """
     row = next((r for r in report.coasters if r.id == sheet.id), None)
     page.title(sheet.name, size=24)
     page.paragraph(
-        f"{percent(sheet.probability)} in a turn with these holds (exactly "
-        f"{sheet.fraction.numerator}/{sheet.fraction.denominator}).",
+        f"{percent(sheet.probability, 2)} in a turn with optimal holds (exactly "
+        f"{sheet.fraction.numerator}/{sheet.fraction.denominator}), "
+        f"{percent(sheet.lists.played, 2)} following this sheet.",
         size=10.5, weight="bold", after=0.0,
     )  # fmt: skip
     if row is not None:
@@ -97,16 +125,18 @@ def hold_page(report: Report, sheet: HoldSheet, size: float, examples: int, page
     if definition is not None:
         page.paragraph(definition, size=9.5, colour=MUTED, italic=True, after=0.12)
     page.space(0.08)
-    page.note(sheet.summary, size=11.5)
+    page.note("Read the rules in order and use the first one that fits your dice.", size=11)
     for section in sheet.sections:
-        left = section.rolls_left
-        page.heading(f"After roll {section.after_roll} ({left} roll{'s' * (left > 1)} left)",
-                     size=13, gap=0.08)  # fmt: skip
+        page.heading(_stage_heading(section), size=13, gap=0.08)
         _section_table(sheet, section, size, examples, page)
     page.paragraph(
-        f"success: chance of ending the turn on {sheet.name} from such a hand, following this "
-        "sheet (a range when the hands of the group differ). how often: chance of holding "
-        "such a hand at that point of a turn played by this sheet.",
+        f"Each rule keeps dice whose chance of ending the turn on {sheet.name} is within "
+        f"{points(TOLERANCE)} of the best keep's, for every hand it decides (checked on all "
+        "252 hands). Where a rule allows several keeps (\"any four that do\", \"any one\"), "
+        "every one of them is. how often: chance that the rule decides, at that point of a "
+        "turn played by this sheet. success: chance of ending the turn on the coaster from a "
+        "hand the rule decides (after roll 1 above, after roll 2 below, when one list serves "
+        "both).",
         size=8, colour=MUTED,
     )  # fmt: skip
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from functools import partial
 
+from pinastats.dice.decision_learn import MAX_RULES, TOLERANCE
 from pinastats.dice.hands import N_HANDS, N_KEEPS
 from pinastats.report.data import Report
 from pinastats.report.pages.simulations import AGENT_TEXT
 from pinastats.report.pages.spec import PageSpec
 from pinastats.report.sims import AGENTS
-from pinastats.report.text import count
-from pinastats.report.typeset import MUTED, Column, Page
+from pinastats.report.text import count, percent, points
+from pinastats.report.typeset import MUTED, Box, Column, Page
 from pinastats.report.wording import RULES_PAGE, rules_text
 
 SECTION = "Methodology and assumptions"
@@ -24,9 +25,10 @@ def method_page_1(report: Report, page: Page) -> None:
         f"The turn is solved exactly as a dynamic programme over the {N_HANDS} hands and "
         f"{N_KEEPS} keeps of five dice (pinastats.dice.solve_turn): for each combination, the "
         "holds that maximise the chance of ending the turn on it, with free holds (a kept die "
-        "may be re-rolled later) and three rolls. Chances are exact fractions; the cheat-sheets "
-        "group the hands that share an optimal keep (pinastats.dice.guide), and their "
-        "'how often' assumes the sheet is followed from the first roll.",
+        "may be re-rolled later) and three rolls. Chances are exact fractions. The cheat-sheets "
+        "are decision lists learned from these optimal keeps and checked against them on every "
+        "hand (last page of this section); their 'how often' assumes the sheet is followed "
+        "from the first roll.",
         size=9,
     )
     page.paragraph(
@@ -102,6 +104,61 @@ def method_page_2(report: Report, page: Page) -> None:
     )  # fmt: skip
 
 
+def method_page_sheets(report: Report, page: Page) -> None:
+    """How the cheat-sheets are learned and how far from optimal play they are."""
+    page.title("Methodology: the cheat-sheets")
+    page.paragraph(
+        "Each sheet is a decision list: rules in order, the first whose condition fits the "
+        "dice decides. Conditions come from a small vocabulary a player checks with the dice "
+        "in hand (how many dice show a value or a range of values, how many different values "
+        "of a run, pairs and groups, whether some n dice total a range), keeps from another "
+        "(every die of a set of values, one of each value of a run, n dice totalling a range, "
+        'the largest group, every paired die). After "if you already have it, stop", rules '
+        'are added greedily (pinastats.dice.decision_learn): the default ("otherwise ...") '
+        "is the keep that suits the most likely hands, and rules before it cover the hands "
+        "where it would lose more than the tolerance, the likeliest first, each rule losing at "
+        f"most {points(TOLERANCE)} on every hand it decides, until nothing is left or the list "
+        f"has {MAX_RULES} rules (then the sheet says how many hands it covers).",
+        size=9,
+    )
+    page.paragraph(
+        "The check (pinastats.dice.decision_sheet, and the test suite) applies each printed "
+        "list, through the same objects its words are generated from, to all 252 hands after "
+        "roll 1 and after roll 2, and compares every keep its words allow with the best keep: "
+        "loss = best chance − the chance of the worst allowed keep, both with optimal play "
+        "afterwards. Average: over the hands as often as they are held at that point of a turn "
+        "played by the sheet. Following the sheet: the chance of the coaster for a player who "
+        "follows it at both decisions and always takes the worst keep it allows.",
+        size=9,
+    )
+    rows: list[list[Box | str]] = []
+    for sheet in report.holds:
+        stages = sheet.lists.stages
+        rows.append([
+            Box(sheet.name, weight="bold"), " / ".join(str(len(s.rules.rules)) for s in stages),
+            " / ".join(percent(s.coverage, 2) for s in stages),
+            f"{100 * max(s.worst for s in stages):.2f}",
+            " / ".join(f"{100 * s.mean:.3f}" for s in stages),
+            percent(sheet.lists.optimal, 2), percent(sheet.lists.played, 2),
+        ])  # fmt: skip
+    page.table(
+        [Column("coaster", 1.4), Column("rules (roll 1 / 2)", 0.8, "right"),
+         Column("hands within tolerance", 1.2, "right"),
+         Column("worst loss (pp)", 0.7, "right"),
+         Column("average loss (pp, roll 1 / 2)", 1.05, "right"),
+         Column("optimal", 0.7, "right"), Column("following the sheet", 0.9, "right")],
+        rows, size=8.5,
+    )  # fmt: skip
+    page.paragraph(
+        "pp: percentage points. Roll 1 / 2: the list used after roll 1 (two rolls left) and "
+        "after roll 2 (one roll left); the rules count \"if you already have it, stop\".",
+        size=8, colour=MUTED,
+    )  # fmt: skip
+
+
 def specs(report: Report) -> list[PageSpec]:
-    """The section's two pages."""
-    return [PageSpec(SECTION, partial(draw, report)) for draw in (method_page_1, method_page_2)]
+    """The section's pages: numbers and rules, runs and software, the cheat-sheets."""
+    pages = [PageSpec(SECTION, partial(draw, report)) for draw in (method_page_1, method_page_2)]
+    if report.holds:
+        pages.append(PageSpec(SECTION, partial(method_page_sheets, report)))
+    return pages

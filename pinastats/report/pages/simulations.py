@@ -202,7 +202,8 @@ def coasters_play_page(report: Report, page: Page) -> None:
     page.paragraph(
         f"In the {count(sims.self_play.games)} self-play games: how often each coaster was "
         "dealt onto the board, how often someone placed a token on it when it was, and how "
-        "often the winner held it. Most taken first.",
+        "often the winner held it (a share of the games it was dealt), each with its 95% "
+        "Wilson interval. Most taken first.",
         size=9,
     )
     played = sorted(sims.coasters, key=lambda c: -(c.taken / c.dealt if c.dealt else 0))
@@ -216,11 +217,12 @@ def coasters_play_page(report: Report, page: Page) -> None:
             count(c.dealt), percent(taken.value) if c.dealt else "—",
             percent_range(taken.low, taken.high) if c.dealt else "—",
             percent(held.value) if c.dealt else "—",
+            percent_range(held.low, held.high) if c.dealt else "—",
         ])  # fmt: skip
     page.table(
-        [Column("coaster", 1.7), Column("tier", 0.5, "center"), Column("dealt", 0.9, "right"),
-         Column("taken when dealt", 1.1, "right"), Column("95% CI", 1.2, "right"),
-         Column("held by the winner", 1.3, "right")],
+        [Column("coaster", 1.55), Column("tier", 0.4, "center"), Column("dealt", 0.65, "right"),
+         Column("taken when dealt", 1.0, "right"), Column("95% CI", 1.05, "right"),
+         Column("held by the winner", 1.0, "right"), Column("95% CI", 1.05, "right")],
         rows, size=8.5,
     )  # fmt: skip
 

@@ -79,17 +79,21 @@ def tier_page(report: Report, rows: list[list[Box | str]], first: bool, page: Pa
 def scatter_page(report: Report, page: Page) -> None:
     """Points against the chance of scoring them, side A above side B."""
     play_a, play_b = _in_play(report)
+    sides = [side for side, in_play in (("A", play_a), ("B", play_b)) if in_play]
     page.title("Points against the chance of scoring them")
+    idle = {"A": "B", "B": "A"}[sides[0]] if len(sides) == 1 else ""
     page.paragraph(
         "Each dot is a coaster (coasters on the same spot share a label), coloured by its "
         "colour group. Dashed curves join the spots worth the same expected points per turn "
-        "(chance × points): up and to the right pays more.",
+        "(chance × points): up and to the right pays more."
+        + (f" With {report.players} players no coaster shows side {idle}: its points are in "
+           "the table only." if idle else ""),
         size=9, after=0.1,
     )  # fmt: skip
-    height = (page.room - 0.1) / 2
-    for side, in_play in (("A", play_a), ("B", play_b)):
+    height = (page.room - 0.1) / len(sides) if len(sides) > 1 else min(page.room, 6.0)
+    for side in sides:
         ax = page.axes(height, left=0.55, bottom=0.5, top=0.3, right=0.15)
-        charts.coaster_scatter(ax, report.coasters, side, in_play)
+        charts.coaster_scatter(ax, report.coasters, side, True)
 
 
 def specs(report: Report) -> list[PageSpec]:

@@ -1,0 +1,287 @@
+"""Learn short hold decision lists from the exact optimal keeps, and measure what they lose.
+
+For one decision point (``r`` rolls left) the solver gives every keep's chance
+``K_r(k)`` and every hand's best ``V_r(h) = max_k K_r(k)``. A rule applied to
+hand ``h`` *loses* ``V_r(h) - min K_r(k)`` over the keeps its wording allows.
+Greedy rule induction builds the list: after "if made, stop", it adds the rule
+(a condition of a small vocabulary a player can check, and a keep) that matches
+the most likely hands not yet decided while losing at most ``tol`` on each of
+them, until one keep with no condition is within ``tol`` on every hand left.
+With a limit on the rules, the last rule ("otherwise ...") is the keep within
+``tol`` on the most hands left; the list then states its *coverage*.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from pinastats.dice.combinations import Combination, parse_combination
+from pinastats.dice.decision_list import Action, Check, Condition, DecisionList, Keep, Rule
+from pinastats.dice.hands import N_DICE, dice_tables
+from pinastats.dice.solver import TurnSolution
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+TOLERANCE = 0.005
+"""Largest loss of success chance a rule may have on a hand (0.5 percentage points)."""
+MAX_RULES = 7
+"""Most rules in a list before it falls back on stated coverage."""
+
+_SETS: tuple[tuple[int, ...], ...] = (
+    *((v,) for v in range(1, 7)),
+    (3, 4),
+    *(tuple(range(1, v + 1)) for v in range(2, 6)),
+    *(tuple(range(v, 7)) for v in range(2, 6)),
+    (1, 3, 5), (2, 4, 6),
+)  # fmt: skip
+_WINDOWS: tuple[tuple[int, ...], ...] = ((1, 2, 3, 4), (2, 3, 4, 5), (3, 4, 5, 6),
+                                         (1, 2, 3, 4, 5), (2, 3, 4, 5, 6))  # fmt: skip
+
+
+@cache
+def keeps_vocabulary() -> tuple[Keep, ...]:
+    """Every keep the learner may use, simplest first."""
+    out = [Keep(Action.STOP), Keep(Action.REROLL)]
+    out += [Keep(Action.FACES, s) for s in _SETS if s != (3, 4)]
+    out += [Keep(Action.REPEATED), Keep(Action.LARGEST), Keep(Action.DISTINCT)]
+    out += [Keep(Action.ONE_EACH, w) for w in _WINDOWS]
+    for n in range(1, N_DICE):
+        for lo in range(n, 6 * n + 1):
+            for hi in range(lo, min(lo + 4, 6 * n) + 1):
+                out.append(Keep(Action.TOTAL, n=n, lo=lo, hi=hi))
+    return tuple(out)
+
+
+@cache
+def conditions_vocabulary() -> tuple[Condition, ...]:
+    """Every condition the learner may use besides "made" (and a total's own test)."""
+    out: list[Condition] = []
+    for s in _SETS:
+        out += [Condition(Check.AT_LEAST, n, s) for n in range(1, N_DICE + 1)]
+        out += [Condition(Check.AT_MOST, n, s) for n in range(N_DICE)]
+    for w in _WINDOWS:
+        out += [Condition(Check.VALUES, n, w) for n in range(2, len(w) + 1)]
+    out += [Condition(Check.GROUP, n) for n in range(2, N_DICE)]
+    out += [Condition(Check.NO_GROUP, n) for n in (2, 3)]
+    out.append(Condition(Check.TWO_PAIRS))
+    return tuple(out)
+
+
+def _total_test(keep: Keep) -> Condition:
+    return Condition(Check.SOME_TOTAL, keep.n, lo=keep.lo, hi=keep.hi)
+
+
+@cache
+def _hands() -> tuple[tuple[int, ...], ...]:
+    t = dice_tables()
+    return tuple(t.hand_of(h) for h in range(len(t.hand_dice)))
+
+
+@cache
+def _condition_masks() -> BoolArray:
+    """``(conditions, 252)``: condition ``c`` holds for hand ``h``."""
+    hands = _hands()
+    return np.array([[c.holds(h) for h in hands] for c in conditions_vocabulary()])
+
+
+@cache
+def _readings() -> tuple[tuple[tuple[tuple[int, ...], ...], ...], BoolArray]:
+    """Per keep and hand, the keep indices of its readings; and where a keep applies."""
+    t = dice_tables()
+    hands = _hands()
+    out = []
+    applies = np.ones((len(keeps_vocabulary()), len(hands)), dtype=np.bool_)
+    for j, keep in enumerate(keeps_vocabulary()):
+        row: list[tuple[int, ...]] = []
+        for h, hand in enumerate(hands):
+            if keep.action is Action.TOTAL and not _total_test(keep).holds(hand):
+                applies[j, h] = False
+                row.append(())
+                continue
+            row.append(tuple(t.keep_index(k) for k in keep.readings(hand)))
+        out.append(tuple(row))
+    return tuple(out), applies
+
+
+def stage_values(solution: TurnSolution, rolls_left: int) -> tuple[FloatArray, FloatArray]:
+    """``K_r`` of the 462 keeps (keeping the hand = stopping: ``f(h)``) and ``V_r`` of the hands."""
+    t = dice_tables()
+    keep = solution.keep_value[rolls_left - 1]
+    best = np.array([
+        keep[t.hand_keep[t.hand_keep_ptr[h]:t.hand_keep_ptr[h + 1]]].max()
+        for h in range(len(t.hand_dice))
+    ])  # fmt: skip
+    return np.asarray(keep, dtype=np.float64), best
+
+
+def _losses(solution: TurnSolution, rolls_left: int) -> FloatArray:
+    """``(keeps, 252)`` loss of each vocabulary keep on each hand (inf where it cannot apply)."""
+    keep_value, best = stage_values(solution, rolls_left)
+    index = _reading_index()
+    worst = np.where(index >= 0, keep_value[np.maximum(index, 0)], np.inf).min(axis=2)
+    loss: FloatArray = best[None, :] - worst
+    loss[~_readings()[1]] = np.inf
+    return loss
+
+
+@cache
+def _reading_index() -> npt.NDArray[np.int64]:
+    """``(keeps, 252, most readings)`` keep indices of the readings, -1 as padding."""
+    readings, _ = _readings()
+    most = max(len(ks) for rows in readings for ks in rows)
+    out = np.full((len(readings), len(readings[0]), most), -1, dtype=np.int64)
+    for j, rows in enumerate(readings):
+        for h, ks in enumerate(rows):
+            out[j, h, : len(ks)] = ks
+    return out
+
+
+@dataclass(frozen=True)
+class LearnedList:
+    """A learned list with how far it is from optimal play at its decision point.
+
+    Attributes:
+        rules: the decision list.
+        exact_rules: rules (from the first) within the tolerance on every hand they decide.
+        coverage: chance that the hand faced here gets a keep within the tolerance.
+    """
+
+    rules: DecisionList
+    exact_rules: int
+    coverage: float
+
+
+def learn_list(
+    target: Combination | str,
+    solution: TurnSolution,
+    rolls_left: int,
+    weight: FloatArray,
+    *,
+    tol: float = TOLERANCE,
+    max_rules: int = MAX_RULES,
+) -> LearnedList:
+    """Greedy decision list for one decision point (module docstring).
+
+    ``weight`` is the chance of facing each of the 252 hands at this point. Each
+    of the likeliest defaults ("otherwise ...") is tried; its exceptions (hands
+    where it loses more than ``tol``) are covered greedily by rules placed
+    before it; the shortest list wins, then the one losing least on average.
+    """
+    comb = parse_combination(target)
+    loss = _losses(solution, rolls_left)
+    keeps = keeps_vocabulary()
+    conditions = conditions_vocabulary()
+    rows = _rows()
+    w = np.asarray(weight, dtype=np.float64)
+    left = ~comb.mask()
+    good = loss <= tol
+    defaults = [j for j, k in enumerate(keeps) if k.action is not Action.TOTAL]
+    defaults.sort(key=lambda j: (-float(w[left & good[j]].sum()), j))
+    best: tuple[tuple[float, ...], list[tuple[int, int]], int, float] | None = None
+    for d in defaults[:_DEFAULTS_TRIED]:
+        chosen, missed = _exceptions(d, left, good, w, rows, max_rules - 2)
+        lost = _mean_loss(chosen, d, left, loss, w, rows)
+        covered = float(w.sum() - w[missed].sum())
+        key = (float(missed.any()), -covered, float(len(chosen)), lost)
+        if best is None or key < best[0]:
+            best = (key, chosen, d, covered)
+    assert best is not None
+    _, chosen, d, covered = best
+    rules = [Rule((Condition(Check.MADE, target=comb),), Keep(Action.STOP))]
+    for c, j in chosen:
+        conds: tuple[Condition, ...] = (conditions[c],) if c < len(conditions) else ()
+        if keeps[j].action is Action.TOTAL:
+            conds = (*conds, _total_test(keeps[j]))
+        rules.append(Rule(conds, keeps[j]))
+    exact = best[0][0] == 0.0
+    rules.append(Rule((), keeps[_simplest(d, chosen, left, good, rows)]))
+    dl = DecisionList(comb, rolls_left, tuple(rules))
+    return LearnedList(dl, len(rules) - (not exact), 1.0 if exact else covered)
+
+
+_DEFAULTS_TRIED = 8
+
+
+def _simplest(
+    default: int, chosen: list[tuple[int, int]], left: BoolArray, good: BoolArray, rows: FloatArray
+) -> int:
+    """The simplest keep as good as ``default`` on the hands the rules before it leave."""
+    _, applies = _readings()
+    left = left.copy()
+    for c, j in chosen:
+        left &= ~((rows[c] > 0) & applies[j])
+    for j, keep in enumerate(keeps_vocabulary()[:default]):
+        if keep.action is not Action.TOTAL and np.all(good[j, left] | ~good[default, left]):
+            return j
+    return default
+
+
+@cache
+def _rows() -> FloatArray:
+    """The condition masks and a last all-true row (no condition), as 0/1 floats."""
+    masks = _condition_masks()
+    rows = np.vstack([masks, np.ones((1, masks.shape[1]), dtype=np.bool_)])
+    return rows.astype(np.float64)
+
+
+def _exceptions(
+    default: int, left: BoolArray, good: BoolArray, w: FloatArray, rows: FloatArray, most: int
+) -> tuple[list[tuple[int, int]], BoolArray]:
+    """Rules ``(condition row, keep)`` covering the hands where ``default`` loses too much.
+
+    Each rule loses at most the tolerance on every hand it decides and covers the
+    likeliest exceptions left; at most ``most`` rules. Returns the rules and the
+    exceptions they leave.
+    """
+    _, applies = _readings()
+    keeps = keeps_vocabulary()
+    is_total = np.array([k.action is Action.TOTAL for k in keeps])
+    left = left.copy()
+    missed = left & ~good[default]
+    chosen: list[tuple[int, int]] = []
+    while missed.any() and len(chosen) < most:
+        here = left & (applies | ~is_total[:, None])
+        n_bad = rows @ (here & ~good).astype(np.float64).T
+        gain = rows @ ((here & missed) * (w + 1e-9)).T
+        gain = np.where(n_bad == 0, gain, 0.0)
+        gain[-1, ~is_total] = 0.0  # a keep with no condition is a default, not an exception
+        if not (gain > 0).any():
+            break
+        cands = np.argwhere(gain >= gain.max() * (1 - 1e-9))
+        broad = (rows @ (here * (w + 1e-9)).T)[cands[:, 0], cands[:, 1]]
+        order = sorted(
+            range(len(cands)),
+            key=lambda i: (
+                int(cands[i, 0]) != len(rows) - 1,
+                -broad[i],
+                int(cands[i, 1]),
+                int(cands[i, 0]),
+            ),
+        )
+        c, j = (int(x) for x in cands[order[0]])
+        chosen.append((c, j))
+        match = (rows[c] > 0) & here[j]
+        left &= ~match
+        missed &= ~match
+    return chosen, missed
+
+
+def _mean_loss(
+    chosen: list[tuple[int, int]], default: int, left: BoolArray, loss: FloatArray,
+    w: FloatArray, rows: FloatArray,
+) -> float:  # fmt: skip
+    """Weighted mean loss of the list (made hands lose nothing)."""
+    _, applies = _readings()
+    left = left.copy()
+    total = 0.0
+    for c, j in chosen:
+        match = (rows[c] > 0) & applies[j] & left
+        total += float((w * np.where(match, loss[j], 0.0)).sum())
+        left &= ~match
+    total += float((w * np.where(left, np.minimum(loss[default], 1.0), 0.0)).sum())
+    return total
