@@ -221,12 +221,17 @@ def _run_dask(
                 finished = wait(list(pending), timeout=POLL, return_when="FIRST_COMPLETED").done
             except TimeoutError:
                 finished = set()
+            gathered = False
             for future in finished:
+                try:  # the worker holding a finished chunk may die before it is gathered
+                    address, part = future.result(timeout=POLL)
+                except TimeoutError:
+                    continue
                 spec = pending.pop(future)
-                address, parts[spec.index] = future.result()
+                parts[spec.index], gathered = part, True
                 ran_on.add(address)
                 bar.update(spec.games)
-            if finished or client.scheduler_info()["workers"]:
+            if gathered or client.scheduler_info()["workers"]:
                 last_seen = time.monotonic()
             elif time.monotonic() - last_seen > worker_timeout:
                 raise PinastatsError(
