@@ -81,9 +81,9 @@ class KernelGroup:
 
     def is_warm(self) -> bool:
         """Whether the group's entry kernels have machine code in the cache (compiles nothing)."""
-        from pinastats._jit import cache_is_warm
+        from pinastats import _jit
 
-        return cache_is_warm(self.kernels())
+        return _jit.cache_is_warm(self.kernels())
 
 
 GROUPS: dict[str, KernelGroup] = {
@@ -165,7 +165,7 @@ def warm_up(names: Sequence[str] | None = None, *, stream: TextIO | None = None)
     With ``stream``, one line per group (``[i/m] label… done in s``) is written
     to it, redrawn every second on a terminal.
     """
-    from pinastats._jit import cache_dir
+    from pinastats import _jit
 
     groups = _groups(names)
     start = time.perf_counter()
@@ -175,7 +175,7 @@ def warm_up(names: Sequence[str] | None = None, *, stream: TextIO | None = None)
             continue
         with _Ticker(stream, f"  [{i}/{len(groups)}] compiling {group.label}"):
             group.compile()
-    return WarmUp(tuple(g.name for g in groups), time.perf_counter() - start, cache_dir())
+    return WarmUp(tuple(g.name for g in groups), time.perf_counter() - start, _jit.cache_dir())
 
 
 def _about(names: Sequence[str]) -> str:
