@@ -49,7 +49,7 @@ import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -220,6 +220,25 @@ def clear_cache() -> list[Path]:
         path.unlink(missing_ok=True)
     cache_dir.cache_clear()
     return removed + legacy
+
+
+def cache_is_warm(kernels: Iterable[Callable[..., Any]]) -> bool:
+    """Whether every kernel of ``kernels`` (made by :func:`jit`) can start without compiling.
+
+    True when the kernel is compiled in this process already, or its index file
+    (``<module>.<name>-<line>.py<version>.nbi``) is in :func:`cache_dir` (the folder
+    is digest-keyed, so a file there is never stale). Compiles and loads nothing.
+    Without a writable cache folder every process compiles: cold. Under
+    ``NUMBA_DISABLE_JIT`` nothing compiles: warm.
+    """
+    for kernel in kernels:
+        if not isinstance(kernel, Dispatcher) or kernel.signatures:
+            continue
+        cache_file = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
+        index: str | None = getattr(cache_file, "_index_path", None)
+        if index is None or not os.path.exists(index):
+            return False
+    return True
 
 
 class _DigestLocator(_CacheLocator):

@@ -4,7 +4,10 @@ Every user error (a :class:`~pinastats.errors.PinastatsError` from the engine,
 a :class:`CliError`, a file that cannot be read, or a bad option) ends the same
 way: one line on stderr starting ``pinastats: error:`` and exit status 2. Any
 other exception is a bug: its traceback is printed, with a line saying so, and
-the exit status is 1.
+the exit status is 1. Ctrl-C and SIGTERM stop a command the same way (SIGTERM
+is raised as a ``KeyboardInterrupt``, so the temporary files are removed):
+one line ``pinastats: interrupted ...`` and exit status 128 + the signal
+number (130 for Ctrl-C, 143 for SIGTERM).
 """
 
 from __future__ import annotations
@@ -14,10 +17,13 @@ import csv
 import io
 import json
 import os
+import signal
 import sys
+import threading
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from types import FrameType
 from typing import Any, NoReturn
 
 from pinastats import __version__
@@ -59,9 +65,32 @@ def _one_line(exc: BaseException) -> str:
     return text or type(exc).__name__
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread like Ctrl-C so that the cleanup code runs."""
+
+    signum = signal.SIGTERM
+
+    def __init__(self) -> None:
+        super().__init__("interrupted (terminated)")
+
+
+def _terminate(signum: int, frame: FrameType | None) -> NoReturn:
+    raise Terminated
+
+
 def run_command(args: argparse.Namespace) -> int:
     """Run the handler chosen by the parser, turning user errors into exit status 2."""
     handler: Handler = args.func
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if main else None
+    try:
+        return _run(handler, args)
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(handler: Handler, args: argparse.Namespace) -> int:
     try:
         status = handler(args)
         sys.stdout.flush()
@@ -69,8 +98,9 @@ def run_command(args: argparse.Namespace) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (Terminated)
+        print(f"{PROG}: {str(exc) or 'interrupted'}", file=sys.stderr, flush=True)
+        return 128 + int(getattr(exc, "signum", signal.SIGINT))
     except (CliError, PinastatsError, OSError) as exc:
         print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_USAGE

@@ -82,6 +82,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Load the position, advise the player to move, print the advice."""
+    from pinastats._warmup import ensure_warm
     from pinastats.agents.advice import advise, check_rolls_left
     from pinastats.dice.hands import check_dice
     from pinastats.game.rules import Rules
@@ -90,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
     check_rolls_left(args.rolls_left)
     catalogue = _catalogue(args.coasters)
     game = load_state(args.state, catalogue=catalogue, rules=Rules(happy_hour=args.happy_hour))
+    ensure_warm(["dice", "agents"])
     advice = advise(game, args.dice, args.rolls_left)
     if args.format == "json":
         write_json(_record(advice, game, args.dice))

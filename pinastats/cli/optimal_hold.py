@@ -85,6 +85,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Solve the turn and print the guide, the full table, or the advice for one hand."""
+    from pinastats._warmup import ensure_warm
     from pinastats.dice import parse_combination, solve_turn
 
     comb = parse_combination(args.target)
@@ -93,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
             fail("--rolls-left and --locked describe a hand: use them with --dice")
     elif args.all:
         fail("--all lists every hand; leave out --dice (or --all)")
+    ensure_warm(["dice"])
     solution = solve_turn(comb, rolls=args.rolls, sticky=args.sticky)
     if args.dice is not None:
         _advise_hand(args, comb, solution)

@@ -9,18 +9,10 @@ games end and how long they last. ``--out`` keeps the per-game table.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING, Any
 
-from pinastats.cli._common import (
-    fail,
-    non_negative_int,
-    percent,
-    percent_range,
-    positive_int,
-    render_table,
-    write_json,
-)
+from pinastats.cli._common import fail, non_negative_int, positive_int, write_json
+from pinastats.cli._summary import summary_text as summary_text
 
 if TYPE_CHECKING:
     from pinastats.agents.builtin import Agent
@@ -30,14 +22,6 @@ if TYPE_CHECKING:
 FORMATS = ("table", "json")
 ENGINES = ("local", "dask")
 _EXAMPLE = "pinastats simulate --agents ev,greedy --games 100000 --seed 7"
-_REASON_TEXT = {
-    "pina_coladice": "PIÑA COLADICE (a full line)",
-    "score": "20 points reached, best score",
-    "tokens": "last token placed, best score",
-    "tie_break": "tied score, latest placement wins",
-    "draw": "tied score, nobody placed: draw",
-    "turn_limit": "turn limit (no winner)",
-}
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -125,9 +109,33 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     parser.add_argument(
         "--no-progress",
         action="store_true",
-        help="no progress bar (it is drawn on stderr, only when stderr is a terminal)",
+        help="no progress on stderr (a bar on a terminal, else a line every few seconds)",
+    )
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="nothing on stderr but errors: no progress, no word about compiling the engine",
+    )
+    parser.add_argument(
+        "--worker-timeout",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="with Dask: fail when the cluster has had no worker for S seconds (default 60)",
     )
     parser.set_defaults(func=run)
+
+
+def _seconds(text: str) -> float:
+    """Argparse type: a number of seconds > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds > 0, got {text}")
+    return value
 
 
 def split_agents(text: str) -> list[str]:
@@ -161,7 +169,8 @@ def split_agents(text: str) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Check the options, play the games, print the summary and save the table."""
-    from pinastats.simulation.runner import DEFAULT_CHUNK, simulate
+    from pinastats._warmup import ensure_warm
+    from pinastats.simulation.runner import DEFAULT_CHUNK, WORKER_TIMEOUT, check_memory, simulate
 
     agents = _agents(args.agents)
     players = len(agents) if args.players is None else args.players
@@ -182,8 +191,12 @@ def run(args: argparse.Namespace) -> int:
     if engine == "dask":
         _check_dask()
     config = _config(args, players)
+    if args.worker_timeout is not None and engine != "dask":
+        fail("--worker-timeout is for the Dask engine: add --engine dask or --scheduler")
     if args.out is not None:
         _check_out(args.out)
+    check_memory(args.games, config)
+    ensure_warm(["games"], quiet=args.quiet)
     result = simulate(
         agents,
         args.games,
@@ -194,7 +207,8 @@ def run(args: argparse.Namespace) -> int:
         engine=engine,
         scheduler=args.scheduler,
         chunk_size=args.chunk_size or DEFAULT_CHUNK,
-        progress=not args.no_progress and sys.stderr.isatty(),
+        progress=not (args.no_progress or args.quiet),
+        worker_timeout=args.worker_timeout or WORKER_TIMEOUT,
     )
     saved = None if args.out is None else str(result.save(args.out))
     summary = result.summary() | {"first_seat": args.first_seat, "out": saved}
@@ -255,142 +269,3 @@ def _check_out(path: str) -> None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         fail(f"--out {path}: cannot create its folder ({exc.strerror or exc}: {exc.filename})")
-
-
-# ---------------------------------------------------------------- output
-
-
-def _count(n: int) -> str:
-    return f"{n:,}"
-
-
-def _rate(row: dict[str, Any], key: str = "win_rate") -> tuple[str, str]:
-    """A rate and its 95% interval as text."""
-    return percent(row[key]), percent_range(row["ci_low"], row["ci_high"])
-
-
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
-
-
-def _headline(s: dict[str, Any]) -> list[str]:
-    seats = sorted(s["win_rate"], key=lambda r: -r["win_rate"])
-    parts = [f"{r['agent']} (seat {r['seat']}) {_rate(r)[0]} (95% CI {_rate(r)[1]})" for r in seats]
-    lines = ["Wins: " + ", ".join(parts) + "."]
-    if s["draws"]:
-        lines.append(
-            f"No winner in {_count(s['draws'])} games ({percent(s['draws'] / s['games'])})."
-        )
-    first = s["position_win_rate"][0]
-    fair = 1 / s["players"]
-    if first["ci_low"] > fair:
-        verdict = "an advantage"
-    elif first["ci_high"] < fair:
-        verdict = "a disadvantage"
-    else:
-        verdict = "no clear advantage"
-    mixed = s["first_seat"] is not None
-    lines.append(
-        f"The first player won {_rate(first)[0]} (95% CI {_rate(first)[1]}) against a fair share "
-        f"of {percent(fair)}: {verdict}"
-        + (
-            f" (seat {s['first_seat']} always starts: position and agent are mixed)."
-            if mixed
-            else "."
-        )
-    )
-    rounds = s["rounds"]
-    lines.append(
-        f"Games last {rounds['mean']:.2f} rounds on average (median {rounds['median']:g}, "
-        f"80% between {rounds['q10']:g} and {rounds['q90']:g}); "
-        f"{percent(s['end_reasons']['pina_coladice'])} end on a PIÑA COLADICE."
-    )
-    return lines
-
-
-def summary_text(s: dict[str, Any]) -> str:
-    """The table output of a run's :meth:`~SimulationResult.summary` (plus ``first_seat``, ``out``).
-
-    A headline in words, then win rates by seat, by agent (when an agent holds
-    several seats) and by position, how games ended, game length and speed.
-    """
-    from pinastats.simulation.stats import wilson_interval
-
-    rules = "Happy Hour" + (" with negative scores" if s["negative_scores"] else "")
-    starts = "random first player" if s["first_seat"] is None else f"seat {s['first_seat']} starts"
-    out = [
-        f"{_count(s['games'])} games, {s['players']} players: " + " vs ".join(s["agents"]),
-        f"layout {s['layout']}, {rules if s['happy_hour'] else 'no Happy Hour'}, {starts}, "
-        f"seed {s['seed']}",
-        "",
-        *_headline(s),
-        "",
-        "Win rate by seat",
-        render_table(
-            ["seat", "agent", "wins", "win rate", "95% CI"],
-            [[str(r["seat"]), r["agent"], _count(r["wins"]), *_rate(r)] for r in s["win_rate"]],
-            "rlrrr",
-        ),
-    ]
-    if len(s["agent_win_rate"]) < len(s["win_rate"]):  # an agent in several seats
-        out += ["", "Win rate by agent (over the seats it holds)"]
-        out.append(
-            render_table(
-                ["agent", "seats", "wins", "win rate", "95% CI"],
-                [
-                    [r["agent"], str(r["seats"]), _count(r["wins"]), *_rate(r)]
-                    for r in s["agent_win_rate"]
-                ],
-                "lrrrr",
-            )
-        )
-    out += ["", "Win rate by position in turn order"]
-    out.append(
-        render_table(
-            ["position", "wins", "win rate", "95% CI"],
-            [
-                [
-                    _ordinal(r["position"]) + (" (first player)" if r["position"] == 1 else ""),
-                    _count(r["wins"]),
-                    *_rate(r),
-                ]
-                for r in s["position_win_rate"]
-            ],
-            "lrrr",
-        )
-    )
-    out += ["", "How games ended"]
-    n = s["games"]
-    rows = []
-    for reason, games in s["end_reason_games"].items():
-        if games:
-            low, high = wilson_interval(games, n)
-            rows.append(
-                [
-                    _REASON_TEXT.get(reason, reason),
-                    _count(games),
-                    percent(games / n),
-                    percent_range(low, high),
-                ]
-            )
-    out.append(render_table(["end", "games", "share", "95% CI"], rows, "lrrr"))
-    rounds = s["rounds"]
-    keys = ["mean", "median", "q10", "q25", "q75", "q90", "min", "max"]
-    out += ["", "Game length in rounds (a round: every player plays once)"]
-    out.append(
-        render_table(
-            ["mean", "median", "10%", "25%", "75%", "90%", "min", "max"],
-            [[f"{rounds['mean']:.2f}"] + [f"{rounds[k]:g}" for k in keys[1:]]],
-            "r" * len(keys),
-        )
-    )
-    rate = "-" if s["games_per_second"] is None else f"{s['games_per_second']:,.0f}"
-    workers = f"{s['workers']} worker{'s' * (s['workers'] > 1)}"
-    out += [
-        "",
-        f"Speed: {_count(n)} games in {s['elapsed']:.2f} s on {workers} ({s['engine']}): "
-        f"{rate} games/s",
-    ]
-    if s["out"] is not None:
-        out.append(f"Saved one row per game to {s['out']}")
-    return "\n".join(out)

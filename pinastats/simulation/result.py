@@ -327,13 +327,18 @@ class SimulationResult:
         }
 
     def save(self, path: str | Path) -> Path:
-        """Write the per-game table as Parquet (``.parquet``) or CSV, atomically."""
+        """Write the per-game table as Parquet (``.parquet``) or CSV, atomically.
+
+        The table goes to a temporary file next to ``path``, renamed when complete;
+        on any exception (Ctrl-C, and SIGTERM in the command line) it is removed.
+        """
         path = Path(path)
         suffix = output_suffix(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        os.close(fd)
+        tmp = ""
         try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            os.close(fd)
             os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private (0600)
             if suffix == ".parquet":
                 self.games.to_parquet(tmp, index=False)
@@ -341,6 +346,7 @@ class SimulationResult:
                 self.games.to_csv(tmp, index=False)
             os.replace(tmp, path)
         except BaseException:
-            Path(tmp).unlink(missing_ok=True)
+            if tmp:
+                Path(tmp).unlink(missing_ok=True)
             raise
         return path

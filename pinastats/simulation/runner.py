@@ -8,11 +8,15 @@ of workers and whichever engine runs it.
 
 from __future__ import annotations
 
+import itertools
 import os
+import signal
 import sys
 import time
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+import warnings
+from collections import deque
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Literal
 
 import numpy as np
@@ -21,65 +25,102 @@ from pinastats.agents.builtin import Agent, make_agent
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.simulation.chunk import CHUNK_FIELDS, ChunkSpec, run_chunk, warm_up
+from pinastats.simulation.progress import Interrupted, ProgressMode, _Progress
 from pinastats.simulation.result import SimulationResult
 
 Engine = Literal["local", "dask"]
 DEFAULT_CHUNK = 500
 CONNECT_TIMEOUT = 5.0
 """Seconds to wait for a Dask scheduler before giving up."""
+WORKER_TIMEOUT = 60.0
+"""Seconds a Dask run waits with no worker in the cluster before it fails."""
+POLL = 0.5
+"""Seconds between two looks at a Dask cluster's workers while waiting for chunks."""
+MEMORY_SHARE = 0.8
+"""Share of the available memory the per-game table of a run may take."""
 
 
-def _chunks(
+def _chunk_specs(
     games: int,
     chunk_size: int,
     seed: int,
     config: GameConfig,
     agents: tuple[Agent, ...],
     first_seat: int,
-) -> list[ChunkSpec]:
-    n_chunks = -(-games // chunk_size)
-    children = np.random.SeedSequence(seed).spawn(n_chunks)
-    return [
-        ChunkSpec(
-            i, min(chunk_size, games - i * chunk_size), children[i], config, agents, first_seat
+) -> Iterator[ChunkSpec]:
+    """The chunks of a run, planned as they are consumed (constant memory).
+
+    Chunk ``i`` gets the ``i``-th child of ``SeedSequence(seed)``: ``spawn``
+    numbers its children in order, so spawning them one at a time gives the same
+    children as ``spawn(n_chunks)`` at once.
+    """
+    root = np.random.SeedSequence(seed)
+    for i in range(-(-games // chunk_size)):
+        (child,) = root.spawn(1)
+        yield ChunkSpec(
+            i, min(chunk_size, games - i * chunk_size), child, config, agents, first_seat
         )
-        for i in range(n_chunks)
-    ]
 
 
-class _Progress:
-    """A one-line progress bar on stderr (silent when disabled)."""
+def table_bytes(games: int, config: GameConfig) -> int:
+    """Estimated peak memory, in bytes, of collecting the per-game table of ``games`` games.
 
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.total, self.done, self.enabled = total, 0, enabled
-        self.start = time.perf_counter()
-
-    def begin(self) -> None:
-        """Start the clock: the games are about to be played (setup is done)."""
-        self.start = time.perf_counter()
-
-    def update(self, games: int) -> None:
-        self.done += games
-        if not self.enabled:
-            return
-        rate = self.done / max(time.perf_counter() - self.start, 1e-9)
-        width = 30
-        filled = int(width * self.done / self.total)
-        sys.stderr.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done:,}/{self.total:,}"
-            f" games, {rate:,.0f}/s "
-        )
-        if self.done >= self.total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
+    Per game: the chunk arrays (6 + 2 p + c int64 for p seats and c catalogue
+    coasters) held twice while they are joined, plus the table's 7 + 2 p int64
+    columns and p + 3 one-byte categorical columns (about 650 bytes for 2 seats).
+    """
+    p, c = config.players, len(config.catalogue)
+    return games * (2 * (6 + 2 * p + c) * 8 + (7 + 2 * p) * 8 + p + 3)
 
 
-def _run_local(specs: list[ChunkSpec], workers: int, bar: _Progress) -> list[dict[str, Any]]:
-    """Play the chunks on ``workers`` threads, in chunk order."""
+def available_memory() -> int | None:
+    """Bytes of memory available to a new allocation (``MemAvailable``), None if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _size(n: float) -> str:
+    """Bytes in words: ``'1.5 GB'``."""
+    for unit in ("bytes", "kB", "MB", "GB", "TB", "PB"):
+        if n < 1000 or unit == "PB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1000
+    raise AssertionError  # pragma: no cover
+
+
+def check_memory(games: int, config: GameConfig, available: int | None = None) -> None:
+    """Refuse (PinastatsError) a run whose per-game table would not fit in memory.
+
+    The table may take up to :data:`MEMORY_SHARE` of the available memory
+    (``available``, default :func:`available_memory`; unknown: no check).
+    """
+    available = available_memory() if available is None else available
+    need = table_bytes(games, config)
+    if available is None or need <= MEMORY_SHARE * available:
+        return
+    most = int(MEMORY_SHARE * available) // table_bytes(1, config)
+    raise PinastatsError(
+        f"{games:,} games need about {_size(need)} of memory for the per-game table "
+        f"({table_bytes(1, config)} bytes a game), and {_size(available)} is available: "
+        f"play at most {most:,} games a run (several seeds make several runs)"
+    )
+
+
+def _run_local(specs: Iterator[ChunkSpec], workers: int, bar: _Progress) -> list[dict[str, Any]]:
+    """Play the chunks on ``workers`` threads, in chunk order, ``2 workers`` chunks in flight."""
     warm_up()
     bar.begin()
+    parts = []
     if workers == 1:
-        parts = []
         for spec in specs:
             parts.append(run_chunk(spec))
             bar.update(spec.games)
@@ -87,56 +128,117 @@ def _run_local(specs: list[ChunkSpec], workers: int, bar: _Progress) -> list[dic
     # kernels release the GIL, so threads run them on separate cores; leaving the
     # ``with`` early (Ctrl-C) cancels the chunks not yet started
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(run_chunk, spec) for spec in specs]
+        flight: deque[tuple[ChunkSpec, Future[dict[str, Any]]]] = deque()
         try:
-            parts = []
-            for spec, future in zip(specs, futures, strict=True):
+            for spec in specs:
+                flight.append((spec, pool.submit(run_chunk, spec)))
+                while len(flight) >= 2 * workers:
+                    done, future = flight.popleft()
+                    parts.append(future.result())
+                    bar.update(done.games)
+            while flight:
+                done, future = flight.popleft()
                 parts.append(future.result())
-                bar.update(spec.games)
+                bar.update(done.games)
             return parts
         finally:
-            for future in futures:
+            for _, future in flight:
                 future.cancel()
 
 
-def _run_dask(
-    specs: list[ChunkSpec], workers: int, scheduler: str | None, bar: _Progress
-) -> tuple[list[dict[str, Any]], int]:
-    """Play the chunks on a Dask cluster; return the parts in chunk order and the worker count."""
+def _play_chunk(spec: ChunkSpec) -> tuple[str, dict[str, Any]]:
+    """A Dask task: the chunk's arrays and the address of the worker that played it."""
+    from dask.distributed import get_worker
+
+    return get_worker().address, run_chunk(spec)
+
+
+def _connect(workers: int, scheduler: str | None) -> tuple[Any, Any]:
+    """A Dask client, and the local cluster it runs on (None with ``scheduler``)."""
     try:
-        from dask.distributed import Client, LocalCluster, as_completed
+        from dask.distributed import Client, LocalCluster
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise PinastatsError(
             "the Dask engine needs the extra: pip install 'pinastats[dask]'"
         ) from exc
-    cluster = None
-    if scheduler is None:
-        cluster = LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-        )
-        client = Client(cluster)
-    else:
+    if scheduler is not None:
         try:
-            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+            return Client(scheduler, timeout=CONNECT_TIMEOUT), None
         except OSError as exc:
             raise PinastatsError(
                 f"cannot reach the Dask scheduler at {scheduler!r}: {exc}"
             ) from None
         except (ValueError, TypeError) as exc:  # e.g. no port, unknown protocol
             raise PinastatsError(f"bad Dask scheduler address {scheduler!r}: {exc}") from None
+    with warnings.catch_warnings():  # no dashboard is asked for: no word about its port
+        warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            worker_dashboard_address=None,
+        )
+    return Client(cluster), cluster
+
+
+def _run_dask(
+    specs: Iterator[ChunkSpec],
+    workers: int,
+    scheduler: str | None,
+    bar: _Progress,
+    worker_timeout: float,
+) -> tuple[list[dict[str, Any]], int]:
+    """Play the chunks on a Dask cluster; return the parts in chunk order and the workers that ran.
+
+    At most 4 chunks per worker are in flight. A worker lost mid-run has its
+    chunks played again elsewhere (the same games: each chunk has its seed);
+    with no worker at all for ``worker_timeout`` seconds the run fails.
+    """
+    from dask.distributed import wait
+
+    client, cluster = _connect(workers, scheduler)
+    where = f"the Dask scheduler at {scheduler}" if scheduler else "the local Dask cluster"
     try:
+        try:
+            client.wait_for_workers(1, timeout=worker_timeout)
+        except TimeoutError:
+            raise PinastatsError(f"{where} has no workers (waited {worker_timeout:g} s)") from None
         n_workers = len(client.run(warm_up))
-        if n_workers == 0:
-            raise PinastatsError(f"the Dask cluster at {scheduler!r} has no workers")
         bar.begin()
-        futures = client.map(run_chunk, specs, pure=False)
-        index = {f.key: i for i, f in enumerate(futures)}
-        results: list[dict[str, Any] | None] = [None] * len(specs)
-        for future in as_completed(futures):
-            i = index[future.key]
-            results[i] = future.result()
-            bar.update(specs[i].games)
-        return [r for r in results if r is not None], n_workers
+        window = 4 * max(n_workers, 1)
+        pending: dict[Any, ChunkSpec] = {}
+        parts: dict[int, dict[str, Any]] = {}
+        ran_on: set[str] = set()
+        last_seen = time.monotonic()
+        todo = iter(specs)
+        while True:
+            for spec in itertools.islice(todo, window - len(pending)):
+                pending[client.submit(_play_chunk, spec, pure=False)] = spec
+            if not pending:
+                break
+            try:
+                finished = wait(list(pending), timeout=POLL, return_when="FIRST_COMPLETED").done
+            except TimeoutError:
+                finished = set()
+            gathered = False
+            for future in finished:
+                try:  # the worker holding a finished chunk may die before it is gathered
+                    address, part = future.result(timeout=POLL)
+                except TimeoutError:
+                    continue
+                spec = pending.pop(future)
+                parts[spec.index], gathered = part, True
+                ran_on.add(address)
+                bar.update(spec.games)
+            if gathered or client.scheduler_info()["workers"]:
+                last_seen = time.monotonic()
+            elif time.monotonic() - last_seen > worker_timeout:
+                raise PinastatsError(
+                    f"{where} has had no workers for {worker_timeout:g} s; the run stopped "
+                    f"after {bar.done:,} of {bar.total:,} games"
+                )
+        return [parts[i] for i in range(len(parts))], len(ran_on)
     finally:
         client.close()
         if cluster is not None:
@@ -155,14 +257,20 @@ def simulate(
     engine: Engine = "local",
     scheduler: str | None = None,
     chunk_size: int = DEFAULT_CHUNK,
-    progress: bool = False,
+    progress: bool | ProgressMode = False,
+    worker_timeout: float = WORKER_TIMEOUT,
 ) -> SimulationResult:
     """Play ``games`` games; ``agents[p]`` sits in seat ``p``.
 
     ``first_seat=None`` draws the first player of each game at random, an int
     fixes it. ``workers`` defaults to the machine's cores; ``engine="dask"``
     runs the chunks on a local ``dask.distributed`` cluster, or on the cluster
-    at ``scheduler`` (``tcp://host:port``).
+    at ``scheduler`` (``tcp://host:port``), failing when it has had no worker
+    for ``worker_timeout`` seconds. ``progress``: ``"bar"`` redraws a bar on
+    stderr, ``"lines"`` writes a line every few seconds, True picks the bar on a
+    terminal and lines elsewhere. Runs whose per-game table would not fit in
+    memory are refused (:func:`check_memory`). Ctrl-C (or SIGTERM raised as a
+    ``KeyboardInterrupt``) raises :class:`Interrupted` with the games played.
     """
     seats = tuple(make_agent(a) for a in agents)
     if config is None:
@@ -187,15 +295,30 @@ def simulate(
         workers = os.cpu_count() or 1
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise PinastatsError(f"workers must be a whole number >= 1, got {workers!r}")
-    specs = _chunks(
+    if not isinstance(worker_timeout, int | float) or not worker_timeout > 0:
+        raise PinastatsError(
+            f"worker timeout must be a number of seconds > 0, got {worker_timeout!r}"
+        )
+    check_memory(games, config)
+    specs = _chunk_specs(
         games, chunk_size, seed, config, seats, -1 if first_seat is None else first_seat
     )
-    bar = _Progress(games, progress)
-    if engine == "dask" or scheduler is not None:
-        parts, workers = _run_dask(specs, workers, scheduler, bar)
-        engine = "dask"
-    else:
-        parts = _run_local(specs, workers, bar)
+    if progress is True:
+        progress = "bar" if sys.stderr.isatty() else "lines"
+    bar = _Progress(games, progress or "off")
+    try:
+        if engine == "dask" or scheduler is not None:
+            parts, workers = _run_dask(specs, workers, scheduler, bar, worker_timeout)
+            engine = "dask"
+        else:
+            parts = _run_local(specs, workers, bar)
+            workers = min(workers, len(parts))
+    except KeyboardInterrupt as exc:
+        bar.close()
+        raise Interrupted(bar.done, games, getattr(exc, "signum", signal.SIGINT)) from None
+    except BaseException:
+        bar.close()
+        raise
     elapsed = time.perf_counter() - bar.start
     arrays = {name: np.concatenate([p[name] for p in parts]) for name in CHUNK_FIELDS}
     return SimulationResult.from_arrays(

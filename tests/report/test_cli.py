@@ -32,7 +32,7 @@ def one_error_line(result: Any) -> str:
 def test_writes_the_pdf_and_its_folders(cli: Cli, two_players: Written, tmp_path: Path) -> None:
     target = tmp_path / "new" / "folder" / "two.pdf"
     result = cli("report", "--players", "2", "--games", str(GAMES), "--seed", str(SEED),
-                 "--workers", "1", "-o", str(target))  # fmt: skip
+                 "--workers", "1", "-o", str(target), "--allow-small", "--quiet")  # fmt: skip
     assert (result.code, result.err) == (0, "")
     assert result.out.startswith(f"wrote {target}: 26 pages, ")
     # the fixture ran on 2 workers: the same inputs give the same bytes
@@ -58,7 +58,7 @@ def test_out_dir_names_one_file_per_player_count(
     monkeypatch.setattr(pinastats.report, "write_pdf", write)
     out = tmp_path / "reports"
     result = cli("report", "--players", "2", "3", "4", "--out-dir", str(out), "--happy-hour",
-                 "--games", "10", "--seed", "3")  # fmt: skip
+                 "--games", "10", "--seed", "3", "--allow-small")  # fmt: skip
     assert result.code == 0, result.err
     names = ["strategy-2p-happy-hour.pdf", "strategy-3p-happy-hour.pdf",
              "strategy-4p-happy-hour.pdf"]  # fmt: skip
@@ -66,8 +66,16 @@ def test_out_dir_names_one_file_per_player_count(
     assert [p for p, _ in calls] == [2, 3, 4]
     options = calls[0][1]
     assert (options["games"], options["seed"], options["happy_hour"]) == (10, 3, True)
-    assert options["progress"] is False  # stderr is not a terminal here
+    assert options["progress"] is True  # off a terminal too: a line every few seconds
     assert len(result.out.splitlines()) == 3
+
+
+def test_too_few_games_are_refused_unless_allowed(cli: Cli, tmp_path: Path) -> None:
+    target = tmp_path / "one-game.pdf"
+    line = one_error_line(cli("report", "--players", "2", "--games", "1", "-o", str(target)))
+    assert "--games 1: a report needs at least 1,000 games per run" in line
+    assert "--allow-small" in line
+    assert not target.exists()
 
 
 def test_default_games_agree() -> None:

@@ -10,11 +10,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 
+from pinastats.agents.builtin import make_agent
 from pinastats.cli.simulate import split_agents
-from pinastats.simulation import runner
+from pinastats.errors import PinastatsError
+from pinastats.game.config import GameConfig
+from pinastats.simulation import chunk, progress, runner
 
 Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
 BASE = ["--games", "300", "--seed", "7", "--chunk-size", "100", "--workers", "2"]
@@ -257,3 +261,89 @@ def test_errors_before_playing_create_no_output_folder(cli: Cli, tmp_path: Path)
     for bad in (["--layout", "hexagon"], ["--first-seat", "5"], ["--players", "3"]):
         one_error_line(*simulate(cli, "--agents", "ev,ev", "--games", "5", "--out", str(out), *bad))
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------- progress, limits, interrupts
+
+
+def test_off_a_terminal_progress_is_a_line_now_and_then(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(progress, "LINE_EVERY", 0.0)  # a line per chunk instead of every 5 s
+    code, _, err = simulate(cli, "--agents", "random,random", *BASE)
+    assert code == 0
+    lines = err.splitlines()
+    assert [line.split(" games,")[0] for line in lines] == [
+        "pinastats: 100/300",
+        "pinastats: 200/300",
+        "pinastats: 300/300",
+    ]
+    assert all("elapsed, ETA " in line for line in lines)
+    assert lines[-1].endswith("ETA 0:00")
+    code, _out, err = simulate(cli, "--agents", "random,random", *BASE, "--quiet")
+    assert (code, err) == (0, "")
+
+
+def test_quiet_silences_the_bar_on_a_terminal(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, _out, err = simulate(cli, "--agents", "random,random", *BASE, "-q")
+    assert (code, err) == (0, "")
+
+
+def test_ctrl_c_ends_the_bar_line_and_says_how_far_it_got(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    chunks: list[int] = []
+    play = chunk.run_chunk
+
+    def stop_at_third(spec: Any) -> Any:
+        chunks.append(spec.index)
+        if spec.index == 2:
+            raise KeyboardInterrupt
+        return play(spec)
+
+    monkeypatch.setattr(runner, "run_chunk", stop_at_third)
+    argv = ["--games", "300", "--chunk-size", "100", "--workers", "1"]
+    code, out, err = simulate(cli, "--agents", "random,random", *argv)
+    assert (code, out) == (130, "")
+    assert chunks == [0, 1, 2]
+    assert err.endswith("\npinastats: interrupted after 200 of 300 games\n")
+    assert "\r[####################" in err  # the bar had been drawn at 200/300
+
+
+def test_a_run_too_large_for_memory_is_refused_before_playing(cli: Cli) -> None:
+    line = one_error_line(*simulate(cli, "--agents", "ev,ev", "--games", "10000000000000"))
+    assert "10,000,000,000,000 games need about" in line
+    assert "bytes a game" in line
+    assert "available: play at most" in line
+
+
+def test_memory_check_allows_up_to_its_share_of_the_memory() -> None:
+    config = GameConfig(players=2)
+    per_game = runner.table_bytes(1, config)
+    assert runner.table_bytes(1_000, config) == 1_000 * per_game
+    runner.check_memory(1_000, config, available=2 * 1_000 * per_game)  # 50%: fine
+    with pytest.raises(PinastatsError, match=r"play at most 800 games"):
+        runner.check_memory(1_000, config, available=1_000 * per_game)  # 100%: over 80%
+
+
+def test_chunks_are_planned_lazily_with_the_children_of_one_spawn() -> None:
+    config = GameConfig(players=2)
+    agents = (make_agent("random"), make_agent("ev"))
+    specs = runner._chunk_specs(1_050, 250, 42, config, agents, -1)
+    first = next(specs)  # a generator: nothing planned beyond what is asked for
+    rest = list(specs)
+    children = np.random.SeedSequence(42).spawn(5)
+    assert [s.index for s in [first, *rest]] == [0, 1, 2, 3, 4]
+    assert [s.games for s in [first, *rest]] == [250, 250, 250, 250, 50]
+    for spec, child in zip([first, *rest], children, strict=True):
+        assert spec.seed.spawn_key == child.spawn_key
+        assert (spec.seed.generate_state(4) == child.generate_state(4)).all()
+
+
+def test_worker_timeout_needs_the_dask_engine(cli: Cli) -> None:
+    line = one_error_line(
+        *simulate(cli, "--agents", "ev,ev", "--games", "10", "--worker-timeout", "5")
+    )
+    assert "--worker-timeout is for the Dask engine" in line

@@ -1,0 +1,82 @@
+"""``pinastats warm-up`` and the notice of commands that find the engine's cache cold."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numba
+import pytest
+
+from pinastats import _jit
+from pinastats._warmup import GROUPS, cold_groups, ensure_warm
+from pinastats.errors import PinastatsError
+
+Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
+
+
+def pinastats(*argv: str, cache: Path) -> subprocess.CompletedProcess[str]:
+    """Run the console entry point with its numba cache in the (new) folder ``cache``."""
+    env = os.environ | {"NUMBA_CACHE_DIR": str(cache)}
+    return subprocess.run(
+        [sys.executable, "-m", "pinastats.cli.main", *argv],
+        capture_output=True, text=True, env=env, timeout=900, check=False,
+    )  # fmt: skip
+
+
+def test_warm_up_compiles_then_reports_time_and_folder(cli: Cli) -> None:
+    result = cli("warm-up")
+    assert result.code == 0, result.err
+    assert cold_groups() == []  # every group's kernels are now in the cache folder
+    folder = _jit.cache_dir()
+    assert folder is not None
+    assert result.out.startswith("engine ready: 3 kernel groups ")
+    assert result.out.rstrip().endswith(f"cache: {folder}")
+    lines = result.err.splitlines()[1:]  # off a terminal: a line as each group starts and ends
+    assert [line.split("]")[0].strip() for line in lines] == ["[1/3", "[1/3", "[2/3", "[2/3",
+                                                               "[3/3", "[3/3"]  # fmt: skip
+    assert [line.endswith(" s") and "done in" in line for line in lines] == [False, True] * 3
+
+
+def test_a_warm_cache_says_nothing(cli: Cli, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli("warm-up", "--quiet").code == 0
+    assert ensure_warm(list(GROUPS)) is None
+    assert capsys.readouterr().err == ""
+
+
+def test_unknown_group_names_the_choices() -> None:
+    with pytest.raises(PinastatsError, match=r"'dices'.*dice, agents, games"):
+        cold_groups(["dices"])
+
+
+def test_a_kernel_without_a_disk_cache_is_cold_until_compiled() -> None:
+    double: Any = numba.njit(lambda x: 2 * x)  # no cache on disk: every process compiles it
+
+    assert not _jit.cache_is_warm([double])
+    assert double(4) == 8
+    assert _jit.cache_is_warm([double])  # compiled in this process
+
+
+@pytest.mark.slow
+def test_a_cold_cache_is_announced_once(tmp_path: Path) -> None:
+    cache = tmp_path / "numba-cache"
+    check = [
+        sys.executable,
+        "-c",
+        "from pinastats._warmup import cold_groups; print(cold_groups())",
+    ]
+    env = os.environ | {"NUMBA_CACHE_DIR": str(cache)}
+    listed = subprocess.run(check, capture_output=True, text=True, env=env, check=True)
+    assert listed.stdout.strip() == "['dice', 'agents', 'games']"  # an empty folder: all cold
+    first = pinastats("optimal-hold", "--target", "full house", cache=cache)
+    assert first.returncode == 0, first.stderr
+    lines = first.stderr.splitlines()
+    assert lines[0].startswith("pinastats: compiling the engine, first run only")
+    assert "[1/1] compiling the dice solvers: done in" in first.stderr
+    again = pinastats("optimal-hold", "--target", "full house", cache=cache)
+    assert (again.returncode, again.stderr) == (0, "")
+    assert again.stdout == first.stdout
