@@ -110,7 +110,8 @@ class WinAdvice:
 
     Attributes:
         player, dice, rolls_left: the decision asked about.
-        placements: the legal placements of these dice, most likely to win first.
+        placements: the legal placements of these dice, most likely to win first (on a
+            tie the surer estimate, then the most points).
         keeps: every keep (none with 0 rolls left), most likely to win first.
         win_probability: the chance to win with the best play from here.
         win_probability_se: its standard error.
@@ -266,7 +267,7 @@ def _advice(game: Game, points: Advice, outcomes: OutcomeSet, runner: Playouts, 
             )
             for p in points.placements
         ),
-        key=lambda p: (-p.win_probability, -p.points, p.cell),
+        key=lambda p: (-p.win_probability, p.win_probability_se, -p.points, p.cell),
     )
     keeps: list[KeepWin] = []
     if points.rolls_left > 0:
