@@ -35,7 +35,7 @@ def _winner(scores: dict[int, int], placed: int | None) -> Fraction:
     return Fraction(int(recency[1] > recency[0]))
 
 
-def _oracle(g: Game) -> Expectimax[Fraction]:
+def _oracle(g: Game) -> Expectimax:
     points = {c: p for c in range(16) for p in [_points(g, c)] if p is not None}
 
     def placements(hand: Dice) -> list[Fraction]:
