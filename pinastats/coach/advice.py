@@ -188,8 +188,17 @@ def _lead(options: _Options, covariance: FloatArray) -> tuple[float, float]:
     return float(options.values[a] - options.values[b]), standard_error(diff, covariance)
 
 
-def _clear(lead: float, lead_se: float) -> bool:
-    """Whether the lead decides (more play-outs cannot change an exact comparison)."""
+def _clear(lead: float, lead_se: float, n_options: int, measured: bool) -> bool:
+    """Whether the lead decides: one option, or a lead beyond ``CLEAR_LEAD`` standard errors.
+
+    A zero standard error decides (the comparison is exact, or every play-out
+    agreed) once the play-outs can measure one (``measured``: at least two each,
+    or none needed).
+    """
+    if n_options < 2:
+        return True
+    if not measured:
+        return False
     return lead_se == 0.0 or lead > CLEAR_LEAD * lead_se
 
 
@@ -239,14 +248,24 @@ def win_advice(
                               rolls_left, rolls)  # fmt: skip
         options = _decision(outcomes, turn, w, hand, rolls_left)
         lead, lead_se = _lead(options, cov)
-        if _clear(lead, lead_se) or runner.n >= playouts:
+        measured = runner.n >= 2 or not outcomes.undecided.size
+        if _clear(lead, lead_se, options.values.size, measured) or runner.n >= playouts:
             break
         runner.extend(min(playouts, runner.n + step))
-    return _advice(game, points, outcomes, runner, turn, options, hand, lead, lead_se)
+    close = not _clear(lead, lead_se, options.values.size, measured)
+    return _advice(points, outcomes, runner, turn, options, hand, (lead, lead_se, close))
 
 
-def _advice(game: Game, points: Advice, outcomes: OutcomeSet, runner: Playouts, turn: TurnWin,
-            options: _Options, hand: int, lead: float, lead_se: float) -> WinAdvice:  # fmt: skip
+def _advice(
+    points: Advice,
+    outcomes: OutcomeSet,
+    runner: Playouts,
+    turn: TurnWin,
+    options: _Options,
+    hand: int,
+    lead: tuple[float, float, bool],
+) -> WinAdvice:
+    """The advice's records from the final estimates and DP (``lead``: lead, its SE, close)."""
     w, cov = runner.mean(), runner.covariance()
     m = outcomes.size
     column = {int(c): j for j, c in enumerate(outcomes.cells)}
@@ -293,9 +312,9 @@ def _advice(game: Game, points: Advice, outcomes: OutcomeSet, runner: Playouts, 
         keeps=tuple(keeps),
         win_probability=float(options.values[top_option]),
         win_probability_se=standard_error(options.weights[top_option], cov),
-        too_close_to_call=not _clear(lead, lead_se),
-        lead=lead,
-        lead_se=lead_se,
+        too_close_to_call=lead[2],
+        lead=lead[0],
+        lead_se=lead[1],
         playouts=runner.n if outcomes.undecided.size else 0,
         policy=runner.policy,
         seed=runner.entropy,

@@ -84,7 +84,12 @@ def test_too_close_to_call_when_the_cap_comes_first() -> None:
     assert advice.lead == pytest.approx(
         advice.keeps[0].win_probability - advice.keeps[1].win_probability
     )
-    assert advice.too_close_to_call == (advice.lead <= 3 * advice.lead_se)
+    assert advice.too_close_to_call == (advice.lead_se > 0 and advice.lead <= 3 * advice.lead_se)
+
+
+def test_one_playout_measures_no_standard_error_so_the_search_goes_on() -> None:
+    advice = win_advice(_mid_game(), [1, 2, 3, 4, 6], 2, playouts=3, batch=1, seed=2)
+    assert advice.playouts >= 2
 
 
 @pytest.mark.parametrize(
