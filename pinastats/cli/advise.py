@@ -51,7 +51,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         description=(
             "Advice for the player to move in the position of a state file: the legal "
             "placements of the dice and their points (--rolls-left 0), or the keeps ranked "
-            "by the expected points of this turn (--rolls-left 1 or 2)."
+            "by the expected points of this turn (--rolls-left 1 or 2); with --objective win, "
+            "both ranked by the chance to win the game (play-outs to the end)."
         ),
         epilog=f"example: {_EXAMPLE}   (state file format: docs/state-format.md)",
     )
