@@ -5,11 +5,15 @@ The position comes from a JSON state file (the format of
 0 rolls left it lists the legal placements and their points; with 1 or 2 it
 ranks the keeps by the expected points of the turn (see
 :mod:`pinastats.agents.advice`) and shows what stopping now would score.
+With ``--objective win`` it ranks them by the chance to win the game instead
+(:mod:`pinastats.coach`: play-outs from the turn's outcome positions, then the
+turn DP on their win probabilities).
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -20,6 +24,7 @@ from pinastats.cli._common import (
     die,
     fail,
     fraction_text,
+    non_negative_int,
     positive_int,
     render_table,
     write_json,
@@ -34,6 +39,7 @@ if TYPE_CHECKING:
     from pinastats.game.rules import Rules
 
 FORMATS = ("table", "json")
+OBJECTIVES = ("points", "win")
 _EXAMPLE = "pinastats advise --state examples/state.json --dice 5 5 5 3 3 --rolls-left 1"
 
 
@@ -45,7 +51,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         description=(
             "Advice for the player to move in the position of a state file: the legal "
             "placements of the dice and their points (--rolls-left 0), or the keeps ranked "
-            "by the expected points of this turn (--rolls-left 1 or 2)."
+            "by the expected points of this turn (--rolls-left 1 or 2); with --objective win, "
+            "both ranked by the chance to win the game (play-outs to the end)."
         ),
         epilog=f"example: {_EXAMPLE}   (state file format: docs/state-format.md)",
     )
@@ -77,7 +84,38 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         default="table",
         help="output: a readable table (default) or JSON (every keep)",
     )
+    parser.add_argument(
+        "--objective",
+        type=objective,
+        default="points",
+        metavar="{points,win}",
+        help="rank by this turn's expected points (default) or by the chance to win the game",
+    )
+    parser.add_argument(
+        "--playouts",
+        type=positive_int,
+        metavar="N",
+        help="with --objective win: most play-outs from each outcome position (default 400)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=non_negative_int,
+        metavar="S",
+        help="with --objective win: seed of the play-outs (default: fresh entropy, reported)",
+    )
     parser.set_defaults(func=run)
+
+
+def objective(text: str) -> str:
+    """Argparse type: ``points`` or ``win`` (the closest is suggested on a typo)."""
+    value = text.strip().lower()
+    if value not in OBJECTIVES:
+        close = difflib.get_close_matches(value, OBJECTIVES, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise argparse.ArgumentTypeError(
+            f"unknown objective {text!r}{hint} (objectives: {', '.join(OBJECTIVES)})"
+        )
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -90,13 +128,35 @@ def run(args: argparse.Namespace) -> int:
     check_dice(args.dice)
     check_rolls_left(args.rolls_left)
     catalogue = _catalogue(args.coasters)
+    if args.objective != "win":
+        for option in ("playouts", "seed"):
+            if getattr(args, option) is not None:
+                fail(f"--{option} applies to --objective win only")
     game = load_state(args.state, catalogue=catalogue, rules=Rules(happy_hour=args.happy_hour))
+<<<<<<< HEAD
     ensure_warm(["dice", "agents"])
+=======
+    if args.objective == "win":
+        return _run_win(args, game)
+>>>>>>> coach
     advice = advise(game, args.dice, args.rolls_left)
     if args.format == "json":
-        write_json(_record(advice, game, args.dice))
+        write_json({"objective": "points"} | _record(advice, game, args.dice))
     else:
         print(_text(advice, game, None if args.all else args.top))
+    return 0
+
+
+def _run_win(args: argparse.Namespace, game: Game) -> int:
+    from pinastats.cli.advise_win import win_record, win_text
+    from pinastats.coach import DEFAULT_PLAYOUTS, win_advice
+
+    playouts = DEFAULT_PLAYOUTS if args.playouts is None else args.playouts
+    win = win_advice(game, args.dice, args.rolls_left, playouts=playouts, seed=args.seed)
+    if args.format == "json":
+        write_json(win_record(win, game, args.dice))
+    else:
+        print(win_text(win, game, None if args.all else args.top))
     return 0
 
 

@@ -1,0 +1,141 @@
+"""The ``coach`` agent: plays every decision of its turn to maximise the chance to win.
+
+At the start of a turn it estimates the win probability ``W`` of each outcome
+position of the turn (:mod:`pinastats.coach.outcomes`, ``playouts`` play-outs
+each by ``policy``); each keep is then the turn DP's best on ``W``
+(:mod:`pinastats.coach.solve`) and the placement the legal cell of highest
+``W``. A turn costs ``M x playouts`` play-outs (``M`` outcome positions) and one
+small DP per keep. The play-outs' seed is made from the agent's ``seed`` and
+the position, so the same position always gets the same estimates. Happy Hour
+choices are those of ``strategic`` (as in the outcome positions).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from pinastats.agents.builtin import make_agent
+from pinastats.coach.outcomes import (
+    OutcomeSet,
+    Playouts,
+    check_playouts,
+    check_policy,
+    outcome_positions,
+)
+from pinastats.coach.solve import solve_win_turn
+from pinastats.dice.hands import check_dice, dice_tables
+from pinastats.errors import PinastatsError
+from pinastats.game.game import Game, IllegalMoveError
+from pinastats.game.rules import HappyHourEffect
+
+COACH_PLAYOUTS = 64
+"""Default play-outs per outcome position of the ``coach`` agent."""
+
+_STRATEGIC = make_agent("strategic")
+
+
+def _position_key(game: Game) -> bytes:
+    """The bytes of everything the turn's decisions read, to tell positions apart."""
+    return b"".join(a.tobytes() for a in game.state)
+
+
+@dataclass
+class Coach:
+    """The win-probability agent (see the module docstring).
+
+    Attributes:
+        playouts: play-outs from each outcome position per turn.
+        policy: the built-in agent that plays every seat in the play-outs.
+        seed: mixed with the position into the play-outs' seed.
+        workers: threads for the play-outs (the results do not depend on it).
+    """
+
+    playouts: int = COACH_PLAYOUTS
+    policy: str = "strategic"
+    seed: int = 0
+    workers: int | None = 1
+    _key: bytes = field(default=b"", init=False, repr=False, compare=False)
+    _outcomes: OutcomeSet | None = field(default=None, init=False, repr=False, compare=False)
+    _w: npt.NDArray[np.float64] = field(
+        default_factory=lambda: np.zeros(0), init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        self.playouts = check_playouts(self.playouts)
+        self.policy = check_policy(self.policy)
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise PinastatsError(f"coach: seed must be a whole number >= 0, got {self.seed!r}")
+
+    @property
+    def name(self) -> str:
+        """``coach``, with the settings that differ from the defaults."""
+        custom = []
+        if self.playouts != COACH_PLAYOUTS:
+            custom.append(f"playouts={self.playouts}")
+        if self.policy != "strategic":
+            custom.append(f"policy={self.policy}")
+        if self.seed:
+            custom.append(f"seed={self.seed}")
+        return f"coach({','.join(custom)})" if custom else "coach"
+
+    def _estimate(self, game: Game) -> OutcomeSet:
+        """The outcome positions of this turn and their ``W`` (computed once per position)."""
+        if game.is_over:
+            raise IllegalMoveError(f"the game is over ({game.end_reason.name}); no decision")
+        key = _position_key(game)
+        if key != self._key or self._outcomes is None:
+            outcomes = outcome_positions(game)
+            digest = int.from_bytes(hashlib.sha256(key).digest()[:8], "little")
+            runner = Playouts(outcomes, self.policy, (self.seed << 64) | digest, self.workers)
+            runner.extend(self.playouts)
+            self._key, self._outcomes, self._w = key, outcomes, runner.mean()
+        return self._outcomes
+
+    def start_turn(self, game: Game) -> None:
+        """Estimate the win probability of every outcome position of the turn."""
+        self._estimate(game)
+
+    def choose_keep(
+        self, game: Game, dice: Sequence[int], rolls_left: int, rng: np.random.Generator
+    ) -> tuple[int, ...]:
+        """The dice to keep (all five = stop) with ``rolls_left`` re-rolls still allowed."""
+        hand = dice_tables().hand_index(check_dice(dice))
+        rolls = game.config.rules.rolls
+        if (
+            isinstance(rolls_left, bool)
+            or not isinstance(rolls_left, int | np.integer)
+            or not 1 <= rolls_left <= rolls - 1
+        ):
+            raise PinastatsError(
+                f"rolls left must be a whole number from 1 to {rolls - 1} (re-rolls still "
+                f"allowed this turn), got {rolls_left!r}"
+            )
+        o = self._estimate(game)
+        turn = solve_win_turn(
+            self._w, o.shows, o.pass_column, o.happy_columns, int(rolls_left), rolls
+        )
+        return dice_tables().keep_of(turn.keep_of(hand, int(rolls_left)))
+
+    def choose_placement(self, game: Game, dice: Sequence[int], rng: np.random.Generator) -> int:
+        """The legal cell of highest win probability; raises if the dice can place nothing."""
+        placements = game.legal_placements(dice)
+        if not placements:
+            raise IllegalMoveError(
+                f"the dice {sorted(dice)} match no coaster open to seat {game.to_move}: "
+                "there is no placement to choose"
+            )
+        o = self._estimate(game)
+        column = {int(c): j for j, c in enumerate(o.cells)}
+        best = max(placements, key=lambda p: (self._w[column[p.cell]], p.points, -p.cell))
+        return best.cell
+
+    def choose_happy_hour(
+        self, game: Game, effect: HappyHourEffect, options: list[int], rng: np.random.Generator
+    ) -> int:
+        """One of the Happy Hour ``options``: the ``strategic`` agent's choice."""
+        return _STRATEGIC.choose_happy_hour(game, effect, options, rng)

@@ -1,0 +1,331 @@
+r"""The outcome positions of a turn and the mover's win probability from each, by play-outs.
+
+Whatever the dice do, the mover's turn ends in one of few positions:
+
+* a token on one of the cells still open to the mover (``place``, one per cell);
+* no token, rolls stopped early or no Happy Hour played: ``pass``;
+* with the Happy Hour variant, after the last roll with nothing to place: the
+  die's face ``e`` (``happy_hour``, six positions), the mover's choice for that
+  face being the ``strategic`` agent's Happy Hour choice.
+
+For each outcome position ``o`` the mover's win probability ``W(o)`` is exact
+when the game is over there (1 won, 0 lost, 1/2 no winner) and otherwise
+estimated by ``N`` play-outs to the end, every seat played by one built-in
+agent (the *policy*). Play-outs use common random numbers: play-out ``i`` of
+every outcome draws from a generator made from the same ``SeedSequence``
+child ``i``, so the estimates of two outcomes are positively correlated and
+their difference has a smaller (paired) standard error. With ``X[i, o]`` the
+result of play-out ``i`` from ``o``,
+
+.. math::
+
+    \hat W(o) = \frac1N \sum_i X[i, o], \qquad
+    \widehat{\mathrm{Cov}}(\hat W) = \frac{1}{N}\,\mathrm{cov}(X)\ \text{(sample covariance)}.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pinastats.agents import _kernels as AK
+from pinastats.agents.builtin import make_agent
+from pinastats.agents.tables import Workspace, turn_tables, workspace
+from pinastats.coach._kernels import _play_out
+from pinastats.errors import PinastatsError
+from pinastats.game import _happy_hour as HH
+from pinastats.game import _kernels as K
+from pinastats.game._state import Board, GameState, copy_state
+from pinastats.game.game import Game
+from pinastats.game.rules import EndReason, HappyHourEffect
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+POLICIES = ("random", "greedy", "ev", "strategic")
+"""The built-in agents that can play the play-outs (every seat)."""
+
+_STRATEGIC = make_agent("strategic").param_vector()
+_NO_RNG = np.random.default_rng(0)  # the strategic Happy Hour choice draws no number
+
+
+class CoachError(PinastatsError):
+    """A bad setting of the coach (policy, play-outs, seed); the message names it."""
+
+
+def check_policy(policy: str) -> str:
+    """The play-out policy's name, checked (suggests the closest on a typo)."""
+    if not isinstance(policy, str) or policy.strip().lower() not in POLICIES:
+        close = difflib.get_close_matches(str(policy).strip().lower(), POLICIES, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise CoachError(
+            f"unknown play-out policy {policy!r}{hint} (policies: {', '.join(POLICIES)})"
+        )
+    return policy.strip().lower()
+
+
+def check_playouts(playouts: int) -> int:
+    """A number of play-outs, checked: a whole number >= 1."""
+    if isinstance(playouts, bool) or not isinstance(playouts, int | np.integer) or playouts < 1:
+        raise CoachError(f"play-outs must be a whole number >= 1, got {playouts!r}")
+    return int(playouts)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One way the mover's turn can end.
+
+    Attributes:
+        kind: ``"place"``, ``"pass"`` or ``"happy_hour"``.
+        cell: the cell of the token (``place``), else -1.
+        effect: the Happy Hour face 1-6 (``happy_hour``), else 0.
+        option: the choice made for that face (-1: none, or the effect cannot apply).
+    """
+
+    kind: str
+    cell: int = -1
+    effect: int = 0
+    option: int = -1
+
+    @property
+    def label(self) -> str:
+        """A short readable name: ``cell 5``, ``pass``, ``happy hour GAIN_4``."""
+        if self.kind == "place":
+            return f"cell {self.cell}"
+        if self.kind == "pass":
+            return "pass"
+        return f"happy hour {HappyHourEffect(self.effect).name}"
+
+
+@dataclass(frozen=True)
+class OutcomeSet:
+    """The outcome positions of the mover's turn (columns ``0 .. M-1``).
+
+    Attributes:
+        game: the position at the start of the turn (a copy).
+        seat: the mover.
+        outcomes: the outcome of each column: first the open cells, then
+            ``pass`` and the six Happy Hour faces when some hand places nothing.
+        states: the position after each outcome.
+        exact: the mover's win probability where the game is over after the
+            outcome, NaN where it needs play-outs.
+        cells: ``(n_open,)`` the open cells (the first ``n_open`` columns).
+        shows: ``(252, n_open)`` whether a hand shows the combination of each open cell.
+        pass_column: the column of ``pass`` (-1 when every hand places a token).
+        happy_columns: the six Happy Hour columns (empty without the variant).
+    """
+
+    game: Game
+    seat: int
+    outcomes: tuple[Outcome, ...]
+    states: tuple[GameState, ...]
+    exact: FloatArray
+    cells: IntArray
+    shows: BoolArray
+    pass_column: int
+    happy_columns: IntArray
+
+    @property
+    def size(self) -> int:
+        """Number of outcome positions ``M``."""
+        return len(self.outcomes)
+
+    @property
+    def undecided(self) -> IntArray:
+        """The columns whose win probability needs play-outs."""
+        return np.flatnonzero(np.isnan(self.exact))
+
+
+def _exact_value(state: GameState, seat: int) -> float:
+    """The mover's result where the game is over, NaN while it runs."""
+    status = state.status[0]
+    if int(status["reason"]) == int(EndReason.ONGOING):
+        return float("nan")
+    winner = int(status["winner"])
+    return 1.0 if winner == seat else 0.5 if winner < 0 else 0.0
+
+
+def _strategic_choice(
+    board: Board, state: GameState, seat: int, effect: int, options: IntArray, n: int
+) -> int:
+    """The ``strategic`` agent's choice among ``n`` Happy Hour options."""
+    return int(
+        AK._choose_happy_hour(
+            AK.K_STRATEGIC, _STRATEGIC, board, state, seat, effect, options, n, _NO_RNG
+        )
+    )
+
+
+def outcome_positions(game: Game) -> OutcomeSet:
+    """Every outcome position of the turn of the player to move in ``game``."""
+    if game.is_over:
+        raise PinastatsError(f"the game is over ({game.end_reason.name}); there is no turn")
+    board, seat = game.config.board, game.to_move
+    start = game.state
+    cells = np.array(
+        [c for c in range(game.config.layout.n_cells) if K._open_to(start, seat, c)],
+        dtype=np.int64,
+    )
+    combos = board.coaster_combination[start.cell_coaster[cells]]
+    shows = np.ascontiguousarray(board.shows[combos].T)
+    outcomes: list[Outcome] = []
+    states: list[GameState] = []
+    for c in cells:
+        state = copy_state(start)
+        K._place(board, state, seat, int(c))
+        K._end_turn(board, state)
+        outcomes.append(Outcome("place", cell=int(c)))
+        states.append(state)
+    pass_column = -1
+    happy: list[int] = []
+    if not shows.any(axis=1).all():  # some hand places nothing
+        pass_column = len(outcomes)
+        state = copy_state(start)
+        K._end_turn(board, state)
+        outcomes.append(Outcome("pass"))
+        states.append(state)
+        if game.config.rules.happy_hour:
+            for effect in HappyHourEffect:
+                state = copy_state(start)
+                options = np.zeros(2 * len(start.cell_coaster) ** 2 + 1, dtype=np.int64)
+                n = HH._happy_hour_options(board, state, seat, int(effect), options)
+                option = -1
+                if n > 0:
+                    option = _strategic_choice(board, state, seat, int(effect), options, n)
+                    HH._apply_happy_hour(board, state, seat, int(effect), option)
+                K._end_turn(board, state)
+                happy.append(len(outcomes))
+                outcomes.append(Outcome("happy_hour", effect=int(effect), option=option))
+                states.append(state)
+    exact = np.array([_exact_value(s, seat) for s in states], dtype=np.float64)
+    return OutcomeSet(
+        game=game.copy(),
+        seat=seat,
+        outcomes=tuple(outcomes),
+        states=tuple(states),
+        exact=exact,
+        cells=cells,
+        shows=shows,
+        pass_column=pass_column,
+        happy_columns=np.array(happy, dtype=np.int64),
+    )
+
+
+@dataclass
+class _Slot:
+    """The scratch memory of one play-out thread."""
+
+    work: Workspace
+    bits: np.random.PCG64
+    rng: np.random.Generator
+
+
+@dataclass
+class Playouts:
+    """Play-outs from every undecided outcome position, with common random numbers.
+
+    ``results[i, o]`` is play-out ``i`` from outcome ``o`` (the exact value in a
+    decided column). :meth:`extend` plays more; the first ``n`` rows never change,
+    whatever the batches or the number of threads.
+    """
+
+    outcomes: OutcomeSet
+    policy: str = "strategic"
+    seed: int | None = None
+    workers: int | None = None
+    results: FloatArray = field(init=False)
+    entropy: int = field(init=False)
+    _states: list[Any] = field(init=False, default_factory=list)
+    _slots: list[_Slot] = field(init=False, default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.policy = check_policy(self.policy)
+        root = np.random.SeedSequence(self.seed)
+        self.entropy = int(root.entropy)  # type: ignore[arg-type]
+        self._root = root
+        self.results = np.zeros((0, self.outcomes.size))
+        if self.workers is None:
+            self.workers = max(1, min(2, os.cpu_count() or 1))
+
+    @property
+    def n(self) -> int:
+        """Play-outs made from each undecided outcome."""
+        return int(self.results.shape[0])
+
+    def mean(self) -> FloatArray:
+        """``W``: the exact value or the play-outs' mean of each outcome (NaN before any)."""
+        exact = self.outcomes.exact
+        if self.n == 0:
+            return exact.copy()
+        return np.where(np.isnan(exact), self.results.mean(axis=0), exact)
+
+    def covariance(self) -> FloatArray:
+        """Estimated covariance matrix of the means ``W`` (zero rows for exact outcomes)."""
+        m = self.outcomes.size
+        if self.n < 2:
+            return np.zeros((m, m))
+        return np.atleast_2d(np.cov(self.results, rowvar=False)) / self.n
+
+    def _child_state(self, i: int) -> Any:
+        while len(self._states) <= i:
+            root = self._root
+            child = np.random.SeedSequence(
+                root.entropy, spawn_key=(*root.spawn_key, len(self._states))
+            )
+            self._states.append(np.random.PCG64(child).state)
+        return self._states[i]
+
+    def _slot(self, k: int) -> _Slot:
+        while len(self._slots) <= k:
+            bits = np.random.PCG64(0)
+            work = workspace(self.outcomes.game.config)
+            self._slots.append(_Slot(work, bits, np.random.Generator(bits)))
+        return self._slots[k]
+
+    def _play(self, slot: _Slot, rows: range, out: FloatArray) -> None:
+        game = self.outcomes.game
+        board, tables = game.config.board, turn_tables(game.config.rules.rolls)
+        agent = make_agent(self.policy)
+        kind, params = agent.code, agent.param_vector()
+        columns = self.outcomes.undecided
+        starts = self.outcomes.states
+        seat = self.outcomes.seat
+        work = slot.work
+        for i in rows:
+            state = self._states[i]
+            for o in columns:
+                slot.bits.state = state
+                out[i - rows.start, o] = _play_out(kind, params, board, starts[o], work.playout,
+                                                   tables, work, slot.rng, seat)  # fmt: skip
+
+    def extend(self, n: int) -> None:
+        """Play until every undecided outcome has ``n`` play-outs."""
+        first = self.n
+        if n <= first:
+            return
+        for i in range(first, n):
+            self._child_state(i)
+        more = np.tile(self.outcomes.exact, (n - first, 1))
+        workers = min(int(self.workers or 1), n - first)
+        if self.outcomes.undecided.size:
+            bounds = np.linspace(first, n, workers + 1).astype(int)
+            parts = [range(int(a), int(b)) for a, b in itertools.pairwise(bounds)]
+            views = [more[r.start - first : r.stop - first] for r in parts]
+            slots = [self._slot(k) for k in range(workers)]
+            if workers == 1:
+                self._play(slots[0], parts[0], views[0])
+            else:
+                with ThreadPoolExecutor(max_workers=workers) as pool:
+                    jobs = zip(slots, parts, views, strict=True)
+                    done = [pool.submit(self._play, s, r, v) for s, r, v in jobs]
+                    for future in done:
+                        future.result()
+        self.results = np.vstack([self.results, more])

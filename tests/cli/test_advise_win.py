@@ -1,0 +1,120 @@
+"""``pinastats advise --objective win``: output, reproducibility and bad input."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.game.scenarios import cell, position
+
+Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
+
+MID_GAME = position(
+    tokens={cell(0, 0): [0], cell(1, 1): [1], cell(2, 2): [0], cell(0, 3): [1]}, scores=[9, 8]
+)
+# seat 0 has triggered the end at 20; seat 1 (17) plays the last turn of the final round:
+# a placement of 3 points or more ties at 20 and wins on the latest placement
+LAST_TURN = position(
+    tokens={cell(0, 0): [0], cell(1, 1): [1], cell(2, 2): [0], cell(3, 3): [1], cell(0, 3): [1]},
+    scores=[20, 17], to_move=1, first_player=0, end_trigger="score", last_placed=[5, 4],
+)  # fmt: skip
+
+
+def _state(tmp_path: Path, data: dict[str, Any]) -> str:
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def _advise(cli: Cli, state: str, dice: str, rolls_left: int, *extra: str) -> Any:
+    return cli("advise", "--state", state, "--dice", *dice.split(), "--rolls-left",
+               str(rolls_left), *extra)  # fmt: skip
+
+
+def test_json_items_gain_win_probabilities(tmp_path: Path, cli: Cli) -> None:
+    state = _state(tmp_path, MID_GAME)
+    argv = ("--objective", "win", "--playouts", "40", "--seed", "5", "--format", "json")
+    result = _advise(cli, state, "1 2 3 4 6", 2, *argv)
+    assert (result.code, result.err) == (0, "")
+    data = json.loads(result.out)
+    assert data["objective"] == "win"
+    assert (data["seed"], data["policy"]) == (5, "strategic")
+    assert 1 <= data["playouts"] <= 40
+    keeps = data["keeps"]
+    assert len(keeps) == 32  # the distinct keeps of five different dice
+    for k in keeps:
+        assert 0 <= k["win_probability"] <= 1
+        assert k["win_probability_se"] >= 0
+        assert {"keep", "expected_points", "fraction", "best", "stop"} <= set(k)
+    chances = [k["win_probability"] for k in keeps]
+    assert chances == sorted(chances, reverse=True)
+    assert data["win_probability"] == keeps[0]["win_probability"]
+    assert keeps[0]["best"]
+    assert isinstance(data["too_close_to_call"], bool)
+    for p in data["placements"]:
+        assert {
+            "cell",
+            "coaster",
+            "side",
+            "points",
+            "win_probability",
+            "win_probability_se",
+        } <= set(p)
+    again = _advise(cli, state, "1 2 3 4 6", 2, *argv)
+    assert again.out == result.out  # the same seed gives the same answer
+
+
+def test_points_json_names_its_objective(tmp_path: Path, cli: Cli) -> None:
+    result = _advise(cli, _state(tmp_path, MID_GAME), "1 2 3 4 6", 1, "--format", "json")
+    data = json.loads(result.out)
+    assert data["objective"] == "points"
+    assert "win_probability" not in data["keeps"][0]
+
+
+def test_a_decided_last_turn_needs_no_playouts(tmp_path: Path, cli: Cli) -> None:
+    state = _state(tmp_path, LAST_TURN)
+    result = _advise(cli, state, "2 2 3 3 5", 0, "--objective", "win", "--format", "json")
+    data = json.loads(result.out)
+    assert data["playouts"] == 0
+    assert {p["win_probability"] for p in data["placements"]} == {0.0, 1.0}
+    for p in data["placements"]:
+        assert p["win_probability"] == (1.0 if p["points"] >= 3 else 0.0)
+        assert p["win_probability_se"] == 0.0
+    table = _advise(cli, state, "2 2 3 3 5", 0, "--objective", "win")
+    assert "every outcome is decided, no play-out needed" in table.out
+    assert "Best: place on row" in table.out
+
+
+def test_table(tmp_path: Path, cli: Cli) -> None:
+    state = _state(tmp_path, MID_GAME)
+    result = _advise(cli, state, "1 2 3 4 6", 1, "--objective", "win", "--playouts", "30",
+                     "--seed", "2", "--top", "3")  # fmt: skip
+    assert result.code == 0
+    assert "Objective: the chance to win (" in result.out
+    assert "Keeps by the chance to win (best 3 of 32; --all for every keep):" in result.out
+    assert "Best: keep" in result.out or "Best: stop" in result.out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("--objective", "wim"), "unknown objective 'wim'; did you mean 'win'?"),
+        (("--objective", "win", "--playouts", "0"), "argument --playouts: must be at least 1"),
+        (("--objective", "win", "--playouts", "-5"), "argument --playouts: must be at least 1"),
+        (("--playouts", "10"), "--playouts applies to --objective win only"),
+        (("--seed", "1"), "--seed applies to --objective win only"),
+    ],
+)
+def test_bad_input_is_one_line(
+    tmp_path: Path, cli: Cli, argv: tuple[str, ...], message: str
+) -> None:
+    result = _advise(cli, _state(tmp_path, MID_GAME), "1 2 3 4 6", 1, *argv)
+    assert result.code == 2
+    assert result.out == ""
+    assert result.err.count("\n") == 1
+    assert result.err.startswith("pinastats: error: ")
+    assert message in result.err
