@@ -1,6 +1,8 @@
 """Shared test configuration.
 
 * ``cli`` runs the command line in process and returns its exit code and output.
+* The engine's kernels are compiled (or loaded from the cache) once, at the start
+  of the session, so that no command under test prints the first-run notice.
 * Hypothesis runs without deadlines: the first call of a numba kernel loads its
   cache, which would make a timing-based failure depend on the machine.
 """
@@ -19,6 +21,14 @@ settings.register_profile(
     "pinastats", deadline=None, print_blob=True, derandomize=bool(os.environ.get("CI"))
 )
 settings.load_profile("pinastats")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _warm_engine() -> None:
+    """Compile every kernel group once, silently, before the first test."""
+    from pinastats._warmup import warm_up
+
+    warm_up()
 
 
 @dataclass(frozen=True)
