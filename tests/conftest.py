@@ -39,6 +39,16 @@ class CliResult:
     out: str
     err: str
 
+    def one_error_line(self) -> str:
+        """The single ``pinastats: error:`` line of a refused command (exit 2, no output)."""
+        assert self.code == 2
+        assert self.out == ""
+        lines = self.err.splitlines()
+        assert len(lines) == 1, self.err
+        assert lines[0].startswith("pinastats: error: ")
+        assert "Traceback" not in self.err
+        return lines[0]
+
 
 @pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., CliResult]:

@@ -20,15 +20,6 @@ def files_under(folder: Path) -> list[str]:
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
 
 
-def one_error_line(result: Any) -> str:
-    assert result.code == 2
-    assert result.out == ""
-    lines = result.err.splitlines()
-    assert len(lines) == 1, result.err
-    assert lines[0].startswith("pinastats: error: ")
-    return str(lines[0])
-
-
 def test_writes_the_pdf_and_its_folders(cli: Cli, two_players: Written, tmp_path: Path) -> None:
     target = tmp_path / "new" / "folder" / "two.pdf"
     result = cli("report", "--players", "2", "--games", str(GAMES), "--seed", str(SEED),
@@ -72,7 +63,7 @@ def test_out_dir_names_one_file_per_player_count(
 
 def test_too_few_games_are_refused_unless_allowed(cli: Cli, tmp_path: Path) -> None:
     target = tmp_path / "one-game.pdf"
-    line = one_error_line(cli("report", "--players", "2", "--games", "1", "-o", str(target)))
+    line = cli("report", "--players", "2", "--games", "1", "-o", str(target)).one_error_line()
     assert "--games 1: a report needs at least 1,000 games per run" in line
     assert "--allow-small" in line
     assert not target.exists()
@@ -122,7 +113,7 @@ def test_errors_are_one_line_and_leave_no_file(
     header = "id,combination,colour,side_a,side_b_first,side_b_second\n"
     (tmp_path / "bad.csv").write_text(header + "full-house,Ful House,red,3,4,3\n")
     before = files_under(tmp_path)
-    line = one_error_line(cli("report", *argv))
+    line = cli("report", *argv).one_error_line()
     assert message in line
     assert files_under(tmp_path) == before
 
@@ -131,6 +122,6 @@ def test_errors_are_one_line_and_leave_no_file(
 def test_read_only_folder(cli: Cli, tmp_path: Path) -> None:
     folder = tmp_path / "locked"
     folder.mkdir(mode=0o555)
-    line = one_error_line(cli("report", "--players", "2", "-o", str(folder / "x.pdf")))
+    line = cli("report", "--players", "2", "-o", str(folder / "x.pdf")).one_error_line()
     assert "not writable" in line
     assert list(folder.iterdir()) == []

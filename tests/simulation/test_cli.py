@@ -19,6 +19,7 @@ from pinastats.cli.simulate import split_agents
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.simulation import chunk, progress, runner
+from tests.conftest import CliResult
 
 Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
 BASE = ["--games", "300", "--seed", "7", "--chunk-size", "100", "--workers", "2"]
@@ -29,14 +30,8 @@ def simulate(cli: Cli, *argv: str) -> tuple[int, str, str]:
     return result.code, result.out, result.err
 
 
-def one_error_line(code: int, out: str, err: str) -> str:
-    assert code == 2
-    assert out == ""
-    lines = err.splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("pinastats: error: ")
-    assert "Traceback" not in err
-    return lines[0]
+def _error_line(code: int, out: str, err: str) -> str:
+    return CliResult(code, out, err).one_error_line()
 
 
 # ---------------------------------------------------------------- outputs
@@ -213,12 +208,12 @@ def free_port() -> int:
 def test_user_errors_are_one_line(cli: Cli, argv: list[str], message: str) -> None:
     if "--games" not in argv:
         argv = [*argv, "--games", "10"]
-    line = one_error_line(*simulate(cli, *argv))
+    line = _error_line(*simulate(cli, *argv))
     assert message in line
 
 
 def test_unknown_agent_lists_the_valid_ones(cli: Cli) -> None:
-    line = one_error_line(*simulate(cli, "--agents", "ev,genius", "--games", "10"))
+    line = _error_line(*simulate(cli, "--agents", "ev,genius", "--games", "10"))
     for name in ("random", "greedy", "ev", "strategic"):
         assert name in line.split("agents:")[1]
 
@@ -226,13 +221,11 @@ def test_unknown_agent_lists_the_valid_ones(cli: Cli) -> None:
 def test_bad_layout_and_catalogue_files_name_the_file(cli: Cli, tmp_path: Path) -> None:
     layout = tmp_path / "layout.json"
     layout.write_text("{not json", encoding="utf-8")
-    line = one_error_line(
-        *simulate(cli, "--agents", "ev,ev", "--games", "5", "--layout", str(layout))
-    )
+    line = _error_line(*simulate(cli, "--agents", "ev,ev", "--games", "5", "--layout", str(layout)))
     assert str(layout) in line
     coasters = tmp_path / "coasters.csv"
     coasters.write_text("id,points\nx,1\n", encoding="utf-8")
-    line = one_error_line(
+    line = _error_line(
         *simulate(cli, "--agents", "ev,ev", "--games", "5", "--coasters", str(coasters))
     )
     assert str(coasters) in line
@@ -241,7 +234,7 @@ def test_bad_layout_and_catalogue_files_name_the_file(cli: Cli, tmp_path: Path) 
 def test_out_into_a_file_used_as_directory_fails_before_playing(cli: Cli, tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x", encoding="utf-8")
-    line = one_error_line(
+    line = _error_line(
         *simulate(cli, "--agents", "ev,ev", "--games", "5", "--out", str(blocker / "games.csv"))
     )
     assert str(blocker) in line
@@ -250,16 +243,14 @@ def test_out_into_a_file_used_as_directory_fails_before_playing(cli: Cli, tmp_pa
 def test_unreachable_scheduler_fails_fast(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(runner, "CONNECT_TIMEOUT", 1.0)
     address = f"tcp://127.0.0.1:{free_port()}"
-    line = one_error_line(
-        *simulate(cli, "--agents", "ev,ev", "--games", "5", "--scheduler", address)
-    )
+    line = _error_line(*simulate(cli, "--agents", "ev,ev", "--games", "5", "--scheduler", address))
     assert f"cannot reach the Dask scheduler at '{address}'" in line
 
 
 def test_errors_before_playing_create_no_output_folder(cli: Cli, tmp_path: Path) -> None:
     out = tmp_path / "new" / "games.csv"
     for bad in (["--layout", "hexagon"], ["--first-seat", "5"], ["--players", "3"]):
-        one_error_line(*simulate(cli, "--agents", "ev,ev", "--games", "5", "--out", str(out), *bad))
+        _error_line(*simulate(cli, "--agents", "ev,ev", "--games", "5", "--out", str(out), *bad))
     assert list(tmp_path.iterdir()) == []
 
 
@@ -313,7 +304,7 @@ def test_ctrl_c_ends_the_bar_line_and_says_how_far_it_got(
 
 
 def test_a_run_too_large_for_memory_is_refused_before_playing(cli: Cli) -> None:
-    line = one_error_line(*simulate(cli, "--agents", "ev,ev", "--games", "10000000000000"))
+    line = _error_line(*simulate(cli, "--agents", "ev,ev", "--games", "10000000000000"))
     assert "10,000,000,000,000 games need about" in line
     assert "bytes a game" in line
     assert "available: play at most" in line
@@ -343,7 +334,7 @@ def test_chunks_are_planned_lazily_with_the_children_of_one_spawn() -> None:
 
 
 def test_worker_timeout_needs_the_dask_engine(cli: Cli) -> None:
-    line = one_error_line(
+    line = _error_line(
         *simulate(cli, "--agents", "ev,ev", "--games", "10", "--worker-timeout", "5")
     )
     assert "--worker-timeout is for the Dask engine" in line
