@@ -15,16 +15,18 @@ but passes when the player stops early).
 
 from __future__ import annotations
 
-from pinastats._jit import jit, jit_inline
+from pinastats._jit import jit, jit_flat, jit_inline
 from pinastats.dice._kernels import TIE_TOL, _best_keep, _best_of_keeps, _expect_keep, _expect_keeps
 from pinastats.game._happy_hour import _apply_happy_hour
 from pinastats.game._kernels import (
     _cell_combination,
+    _copy_game,
     _has_line,
     _open_to,
     _owns,
     _placement_points,
 )
+from pinastats.game._state import GameState
 
 K_RANDOM, K_GREEDY, K_EV, K_STRATEGIC, K_ROLLOUT = 0, 1, 2, 3, 4
 # parameter slots (see pinastats.agents.builtin.PARAMETERS)
@@ -45,7 +47,7 @@ def _room_for(game, cell):
     return False
 
 
-@jit
+@jit_flat
 def _line_potential(board, game, seat):
     """Sum over the lines still open to ``seat`` of ``(own tokens / line length)**2``.
 
@@ -73,7 +75,7 @@ def _line_potential(board, game, seat):
     return total
 
 
-@jit
+@jit_flat
 def _opponents_potential(board, game, seat):
     """Sum of :func:`_line_potential` over the other seats."""
     total = 0.0
@@ -83,7 +85,7 @@ def _opponents_potential(board, game, seat):
     return total
 
 
-@jit
+@jit_flat
 def _placement_value(kind, params, board, game, seat, cell):
     """Value an agent gives to placing on ``cell`` now (points for ``ev``)."""
     points = _placement_points(board, game, seat, cell)
@@ -131,7 +133,7 @@ def _happy_hour_value(board, game, seat):
     return (4.0 - loss) / 6.0
 
 
-@jit
+@jit_flat
 def _final_values(kind, params, board, game, seat, work):
     """Fill ``work.final_value`` and ``work.stop_value`` for ``seat``'s turn.
 
@@ -143,9 +145,10 @@ def _final_values(kind, params, board, game, seat, work):
     stop = work.stop_value
     cell_value = work.cell_value
     comb_ptr, comb_hands = board.comb_ptr, board.comb_hands
-    stop[:] = 0.0
     placeable = work.placeable
-    placeable[:] = False
+    for h in range(stop.shape[0]):
+        stop[h] = 0.0
+        placeable[h] = False
     for c in range(game.cell_coaster.shape[0]):
         if not _open_to(game, seat, c):
             continue
@@ -158,15 +161,12 @@ def _final_values(kind, params, board, game, seat, work):
             if v > stop[h]:
                 stop[h] = v
     final = work.final_value
-    final[:] = stop
     lottery = _happy_hour_value(board, game, seat)
-    if lottery != 0.0:
-        for h in range(final.shape[0]):
-            if not placeable[h]:
-                final[h] = lottery
+    for h in range(final.shape[0]):
+        final[h] = lottery if lottery != 0.0 and not placeable[h] else stop[h]
 
 
-@jit
+@jit_flat
 def _prepare_turn(kind, params, board, game, tables, work, seat):
     """Solve the stages of this turn's DP that do not depend on the dice (ev, strategic).
 
@@ -179,7 +179,8 @@ def _prepare_turn(kind, params, board, game, tables, work, seat):
         return
     _final_values(kind, params, board, game, seat, work)
     hand_value, keep_value = work.hand_value, work.keep_value
-    hand_value[0, :] = work.final_value
+    for h in range(work.final_value.shape[0]):
+        hand_value[0, h] = work.final_value[h]
     t = tables
     for r in range(1, board.rolls - 1):
         _expect_keeps(hand_value[r - 1], work.stop_value, 1.0, t.keep_ptr, t.keep_hand,
@@ -193,7 +194,7 @@ def _keep_of(values, tables, hand):
     return _best_keep(values, tables.hand_keep_ptr, tables.hand_keep, tables.keep_size, hand)
 
 
-@jit
+@jit_flat
 def _dp_keep(tables, work, hand, rolls_left, rolls):
     """Optimal keep for the prepared value function with ``rolls_left`` rolls left."""
     if rolls_left <= rolls - 2:
@@ -259,24 +260,23 @@ def _choose_cell(kind, params, board, game, seat, legal, rng):
     return best_c
 
 
-@jit
-def _choose_happy_hour(kind, params, board, game, seat, effect, options, n, rng):
-    """Pick one of ``n`` Happy Hour options.
+@jit_inline
+def _best_happy_hour(kind, params, board, game, seat, effect, options, n, rng, saved):
+    """Pick one of ``n`` Happy Hour options; ``saved`` is scratch room for a state.
 
     ``random`` picks uniformly. The others maximise own line potential minus the
-    opponents' (never completing an opponent's line), trying each option on a
-    copy of the position (``work.playout`` is not touched: the copy is local).
+    opponents' (never completing an opponent's line), trying each option on the
+    position and restoring it from ``saved`` (not ``work.playout``: a play-out
+    may be the position itself).
     """
     if n == 1:
         return options[0]
     if kind == K_RANDOM:
         return options[int(rng.random() * n)]
-    spaces, sides, players = game.spaces, game.cell_side, game.players
+    players = game.players
     best_i = 0
     best = -1e300
-    saved_spaces = spaces.copy()
-    saved_sides = sides.copy()
-    saved_players = players.copy()
+    _copy_game(game, saved)
     for i in range(n):
         _apply_happy_hour(board, game, seat, effect, options[i])
         value = _line_potential(board, game, seat) - _opponents_potential(board, game, seat)
@@ -286,7 +286,18 @@ def _choose_happy_hour(kind, params, board, game, seat, effect, options, n, rng)
         if value > best + _EPS:
             best = value
             best_i = i
-        spaces[:] = saved_spaces
-        sides[:] = saved_sides
-        players[:] = saved_players
+        _copy_game(saved, game)
     return options[best_i]
+
+
+@jit
+def _choose_happy_hour(kind, params, board, game, seat, effect, options, n, rng):
+    """:func:`_best_happy_hour` with a fresh copy of the state (for calls from Python)."""
+    saved = GameState(
+        game.cell_coaster.copy(),
+        game.cell_side.copy(),
+        game.spaces.copy(),
+        game.players.copy(),
+        game.status.copy(),
+    )
+    return _best_happy_hour(kind, params, board, game, seat, effect, options, n, rng, saved)

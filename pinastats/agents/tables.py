@@ -73,6 +73,8 @@ class Workspace(NamedTuple):
         top_keep: ``(462,)`` values of the keeps of the hand in hand.
         candidates: ``(n_cells,)`` the placements a play-out agent compares.
         playout: a game state to play out on.
+        saved: a game state to restore a position from (Happy Hour choices).
+        pool: ``(n_coasters,)`` the catalogue's coaster indices, shuffled to deal a game.
     """
 
     final_value: FloatArray
@@ -86,6 +88,8 @@ class Workspace(NamedTuple):
     top_keep: FloatArray
     candidates: BoolArray
     playout: GameState
+    saved: GameState
+    pool: IntArray
 
 
 @cache
@@ -135,4 +139,6 @@ def workspace(config: GameConfig) -> Workspace:
         top_keep=np.zeros(N_KEEPS),
         candidates=np.zeros(n_cells, dtype=np.bool_),
         playout=empty_state(n_cells, config.players),
+        saved=empty_state(n_cells, config.players),
+        pool=np.zeros(len(config.catalogue), dtype=np.int64),
     )
