@@ -16,6 +16,7 @@ but passes when the player stops early).
 from __future__ import annotations
 
 from pinastats._jit import jit, jit_flat, jit_inline
+from pinastats.agents._lines import _count_lines, _others_after, _potential_after
 from pinastats.dice._kernels import TIE_TOL, _best_keep, _best_of_keeps, _expect_keep, _expect_keeps
 from pinastats.game._happy_hour import _apply_happy_hour
 from pinastats.game._kernels import (
@@ -85,25 +86,17 @@ def _opponents_potential(board, game, seat):
     return total
 
 
-@jit_flat
-def _placement_value(kind, params, board, game, seat, cell):
-    """Value an agent gives to placing on ``cell`` now (points for ``ev``)."""
-    points = _placement_points(board, game, seat, cell)
-    if kind != K_STRATEGIC:
-        return float(points)
-    spaces = game.spaces
-    space = 0 if spaces[cell, 0] < 0 else 1
-    own_before = _line_potential(board, game, seat)
-    opp_before = _opponents_potential(board, game, seat)
-    spaces[cell, space] = seat
-    wins = _has_line(board, game, seat)
-    own_after = _line_potential(board, game, seat)
-    opp_after = _opponents_potential(board, game, seat)
-    spaces[cell, space] = -1
+@jit_inline
+def _shape_value(params, board, game, seat, points, wins, own_gain, opp_loss):
+    """The ``strategic`` value of a placement worth ``points``.
+
+    ``own_gain``: change of the own line potential; ``opp_loss``: the fall of the
+    opponents'; ``wins``: the placement completes a line.
+    """
     if wins:
         return params[PARAM_WIN]
-    value = points + params[PARAM_LINE] * (own_after - own_before)
-    value += params[PARAM_BLOCK] * (opp_before - opp_after)
+    value = points + params[PARAM_LINE] * own_gain
+    value += params[PARAM_BLOCK] * opp_loss
     # race: once the end is near, points matter more than shape
     player = game.players[seat]
     near_end = (
@@ -114,6 +107,57 @@ def _placement_value(kind, params, board, game, seat, cell):
     if near_end:
         value += params[PARAM_RACE] * points
     return value
+
+
+@jit_inline
+def _value_given(kind, params, board, game, seat, cell, own_before, opp_before):
+    """:func:`_placement_value` with the position's potentials already counted."""
+    points = _placement_points(board, game, seat, cell)
+    if kind != K_STRATEGIC:
+        return float(points)
+    spaces = game.spaces
+    space = 0 if spaces[cell, 0] < 0 else 1
+    spaces[cell, space] = seat
+    wins = _has_line(board, game, seat)
+    own_after = _line_potential(board, game, seat)
+    opp_after = _opponents_potential(board, game, seat)
+    spaces[cell, space] = -1
+    return _shape_value(
+        params, board, game, seat, points, wins, own_after - own_before, opp_before - opp_after
+    )
+
+
+@jit_flat
+def _placement_value(kind, params, board, game, seat, cell):
+    """Value an agent gives to placing on ``cell`` now (points for ``ev``)."""
+    if kind != K_STRATEGIC:
+        return float(_placement_points(board, game, seat, cell))
+    own_before = _line_potential(board, game, seat)
+    opp_before = _opponents_potential(board, game, seat)
+    return _value_given(kind, params, board, game, seat, cell, own_before, opp_before)
+
+
+@jit_inline
+def _counted_value(params, board, game, seat, cell, own_before, opp_before, work):
+    """The ``strategic`` :func:`_placement_value` from the line counts of ``work``.
+
+    ``seat`` must be free to place on ``cell``; the counts are those of the
+    position (:func:`~pinastats.agents._lines._count_lines`).
+    """
+    points = _placement_points(board, game, seat, cell)
+    spaces = game.spaces
+    space = 0 if spaces[cell, 0] < 0 else 1
+    # no free space left after it (side B's space 1 may hold a token while space 0 is free)
+    closes = game.cell_side[cell] == 0 or space == 1 or spaces[cell, 1] >= 0
+    spaces[cell, space] = seat
+    wins = _has_line(board, game, seat)
+    spaces[cell, space] = -1
+    own, opened = work.line_own, work.line_open
+    own_after = _potential_after(board, game, seat, seat, cell, closes, own, opened)
+    opp_after = _others_after(board, game, seat, cell, closes, own, opened)
+    return _shape_value(
+        params, board, game, seat, points, wins, own_after - own_before, opp_before - opp_after
+    )
 
 
 @jit_inline
@@ -149,10 +193,20 @@ def _final_values(kind, params, board, game, seat, work):
     for h in range(stop.shape[0]):
         stop[h] = 0.0
         placeable[h] = False
+    strategic = kind == K_STRATEGIC
+    own_before = opp_before = 0.0
+    if strategic:  # count the lines once; each candidate changes those through its cell
+        _count_lines(board, game, work.line_own, work.line_open)
+        own_before = _potential_after(board, game, seat, seat, -1, False, work.line_own,
+                                      work.line_open)  # fmt: skip
+        opp_before = _others_after(board, game, seat, -1, False, work.line_own, work.line_open)
     for c in range(game.cell_coaster.shape[0]):
         if not _open_to(game, seat, c):
             continue
-        v = _placement_value(kind, params, board, game, seat, c)
+        if strategic:
+            v = _counted_value(params, board, game, seat, c, own_before, opp_before, work)
+        else:
+            v = float(_placement_points(board, game, seat, c))
         cell_value[c] = v
         comb = _cell_combination(board, game, c)
         for j in range(comb_ptr[comb], comb_ptr[comb + 1]):
@@ -249,11 +303,14 @@ def _choose_cell(kind, params, board, game, seat, legal, rng):
                 pick -= 1
     best_c = -1
     best = 0.0
+    kind = kind if kind == K_STRATEGIC else K_EV
+    own_before = opp_before = 0.0
+    if kind == K_STRATEGIC:  # the position's potentials, once for every candidate
+        own_before = _line_potential(board, game, seat)
+        opp_before = _opponents_potential(board, game, seat)
     for c in range(n_cells):
         if legal[c]:
-            v = _placement_value(
-                kind if kind == K_STRATEGIC else K_EV, params, board, game, seat, c
-            )
+            v = _value_given(kind, params, board, game, seat, c, own_before, opp_before)
             if best_c < 0 or v > best + _EPS:
                 best_c = c
                 best = v

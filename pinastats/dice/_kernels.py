@@ -95,8 +95,7 @@ def _best_of_keeps(keep_value, hand_keep_ptr, hand_keep, out):
         best = keep_value[hand_keep[hand_keep_ptr[h]]]
         for j in range(hand_keep_ptr[h] + 1, hand_keep_ptr[h + 1]):
             v = keep_value[hand_keep[j]]
-            if v > best:
-                best = v
+            best = v if v > best else best  # a select, not a branch
         out[h] = best
 
 
