@@ -111,7 +111,11 @@ def _shape_value(params, board, game, seat, points, wins, own_gain, opp_loss):
 
 @jit_inline
 def _value_given(kind, params, board, game, seat, cell, own_before, opp_before):
-    """:func:`_placement_value` with the position's potentials already counted."""
+    """Value an agent gives to placing on ``cell`` now (points for ``ev``).
+
+    ``own_before`` and ``opp_before``: :func:`_line_potential` of ``seat`` and
+    :func:`_opponents_potential` on the position (read by ``strategic`` only).
+    """
     points = _placement_points(board, game, seat, cell)
     if kind != K_STRATEGIC:
         return float(points)
@@ -127,19 +131,9 @@ def _value_given(kind, params, board, game, seat, cell, own_before, opp_before):
     )
 
 
-@jit_flat
-def _placement_value(kind, params, board, game, seat, cell):
-    """Value an agent gives to placing on ``cell`` now (points for ``ev``)."""
-    if kind != K_STRATEGIC:
-        return float(_placement_points(board, game, seat, cell))
-    own_before = _line_potential(board, game, seat)
-    opp_before = _opponents_potential(board, game, seat)
-    return _value_given(kind, params, board, game, seat, cell, own_before, opp_before)
-
-
 @jit_inline
 def _counted_value(params, board, game, seat, cell, own_before, opp_before, work):
-    """The ``strategic`` :func:`_placement_value` from the line counts of ``work``.
+    """The ``strategic`` :func:`_value_given` from the line counts of ``work``.
 
     ``seat`` must be free to place on ``cell``; the counts are those of the
     position (:func:`~pinastats.agents._lines._count_lines`).
