@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,19 +73,18 @@ class Result:
     scores: list[int]
 
 
-def play_random_game(t: Table, rand: object) -> Result:
-    """One game of ``random`` agents; ``rand()`` draws a float in [0, 1) (numpy's order)."""
-    draw = rand  # type: ignore[assignment]
+def play_random_game(t: Table, draw: Callable[[], float]) -> Result:
+    """One game of ``random`` agents; ``draw()`` gives a float in [0, 1) (numpy's order)."""
     n_cells, n = len(t.sides), t.players
     pool = list(range(len(t.combination)))
     coaster = []
     for c in range(n_cells):  # partial Fisher-Yates
-        j = c + int(draw() * (len(pool) - c))  # type: ignore[operator]
+        j = c + int(draw() * (len(pool) - c))
         pool[c], pool[j] = pool[j], pool[c]
         coaster.append(pool[c])
     side = list(t.sides)
     spaces = [[-1, -1] for _ in range(n_cells)]
-    first = int(draw() * n)  # type: ignore[operator]
+    first = int(draw() * n)
     score, reserve, last = [0] * n, [t.tokens] * n, [0] * n
     for i in range(n):
         score[(first + i) % n] = t.start_scores[i]
@@ -96,7 +96,7 @@ def play_random_game(t: Table, rand: object) -> Result:
     while True:
         key = [0] * 6  # one roll of five dice; random keeps them all
         for _ in range(5):
-            key[int(draw() * 6.0)] += 1  # type: ignore[operator]
+            key[int(draw() * 6.0)] += 1
         k = 0
         for f in range(6):
             k = k * 6 + key[f]
@@ -108,7 +108,7 @@ def play_random_game(t: Table, rand: object) -> Result:
                 if free and not owns(c, mover) and t.shows[t.combination[coaster[c]]][hand]:
                     legal.append((c, free[0]))
         if legal:
-            cell, space = legal[int(draw() * len(legal))]  # type: ignore[operator]
+            cell, space = legal[int(draw() * len(legal))]
             gained = t.points[coaster[cell]][side[cell]][space]
             gained += sum(owns(m, mover) for m in t.neighbours[cell])
             spaces[cell][space] = mover
@@ -157,7 +157,7 @@ def check_same_games(config: GameConfig, games: int, seed: int = 7) -> bool:
     agents = tuple(make_agent("random") for _ in range(config.players))
     out = run_chunk(ChunkSpec(0, games, np.random.SeedSequence(seed), config, agents, -1))
     ref = play_random_games(config, games, np.random.SeedSequence(seed))
-    return (
+    return bool(
         out["winner"].tolist() == [r.winner for r in ref]
         and out["reason"].tolist() == [r.reason for r in ref]
         and out["turns"].tolist() == [r.turns for r in ref]

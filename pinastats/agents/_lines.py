@@ -1,3 +1,4 @@
+# mypy: disallow-untyped-defs=False, disallow-untyped-calls=False
 """Line potentials counted once per position, then updated per candidate placement (private).
 
 The ``strategic`` agent values a placement by the change it makes to

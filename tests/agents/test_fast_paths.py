@@ -109,7 +109,7 @@ def test_copy_game_copies_every_field() -> None:
     for array in source:
         if array.dtype.names:  # every field of the records, whatever they are
             for name in array.dtype.names:
-                array[name] = rng.integers(-5, 50, array.shape)
+                array[name] = rng.integers(-5, 50, array.shape)  # type: ignore[call-overload]
         else:
             array[...] = rng.integers(-1, 3, array.shape)
     copy_game(source, target)
@@ -179,7 +179,7 @@ def _positions(players: int, seed: int) -> list[Game]:
     game = Game.new(seed=seed, config=config)
     rng = np.random.default_rng(seed)
     agent = make_agent("random")
-    out = []
+    out: list[Game] = []
     while not game.is_over and len(out) < 12:
         play_turn_fast(game, agent, rng)
         if game.is_over:
