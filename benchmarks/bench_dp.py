@@ -10,15 +10,19 @@ free holds, float values):
   does): one with the re-roll transitions aggregated by hand once, up front (the
   fair baseline), one averaging over every ordered re-roll (the textbook one);
 
-and the wall time of the ``pinastats optimal-hold`` command with a warm numba cache.
-Nothing is asserted: timings depend on the machine.
+and the wall time of the ``pinastats optimal-hold`` command with a warm numba cache,
+for this engine and for the previous one (a checkout at ``--baseline``, run through
+its CLI with ``PYTHONPATH`` set to it). Each figure is printed with its target and
+the 1-minute load average beside it. Nothing is asserted: timings depend on the machine.
+
+    python benchmarks/bench_dp.py [--quick]
 """
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -26,6 +30,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -35,6 +40,8 @@ from pinastats.dice._kernels import _solve_free
 Hand = tuple[int, ...]
 FACES = range(1, 7)
 ROLLS = 3
+KERNEL_TARGET = 10e-6
+CLI_TARGET = 0.6
 
 
 def best_time(func: Callable[[], object], *, repeat: int = 7, min_time: float = 0.2) -> float:
@@ -121,22 +128,30 @@ def naive_python_dp(final: dict[Hand, float], rolls: int) -> dict[tuple[Hand, in
 # ---------------------------------------------------------------- runs
 
 
-def cli_wall_time(runs: int = 5) -> tuple[float, list[float]]:
-    """Median wall time of ``pinastats optimal-hold --target "full house"`` (warm cache)."""
-    exe = shutil.which("pinastats")
-    cmd = [exe] if exe else [sys.executable, "-m", "pinastats.cli.main"]
-    cmd += ["optimal-hold", "--target", "full house"]
-    subprocess.run(cmd, check=True, capture_output=True)  # warm the numba cache
+def cli_wall_time(runs: int = 5, path: Path | None = None) -> tuple[float, list[float], float]:
+    """Median wall time of ``pinastats optimal-hold --target "full house"`` (warm cache).
+
+    ``path``: the checkout to run (``PYTHONPATH``), else this one. Also the load average.
+    """
+    cmd = [sys.executable, "-m", "pinastats.cli.main", "optimal-hold", "--target", "full house"]
+    env = dict(os.environ)
+    if path is not None:
+        env["PYTHONPATH"] = str(path)
+    subprocess.run(cmd, check=True, capture_output=True, env=env)  # warm the numba cache
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True)
+        subprocess.run(cmd, check=True, capture_output=True, env=env)
         times.append(time.perf_counter() - start)
-    return statistics.median(times), times
+    return statistics.median(times), times, os.getloadavg()[0]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     """Time the three DP paths and the CLI; print a small table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer CLI runs")
+    parser.add_argument("--baseline", type=Path, default=Path("/work/baseline"))
+    opts = parser.parse_args(argv)
     t = dice_tables()
     final = Combination.FULL_HOUSE.mask().astype(np.float64)
     scale = (6.0 ** -(5 - t.keep_size)).astype(np.float64)
@@ -148,6 +163,7 @@ def main() -> None:
     solve_turn("full house")
 
     kernel = best_time(lambda: _solve_free(*args))
+    kernel_load = os.getloadavg()[0]
     public = best_time(lambda: solve_turn(final, rolls=ROLLS))
     dp = PythonDP()
     by_hand = {tuple(int(d) for d in h): float(v) for h, v in zip(t.hand_dice, final, strict=True)}
@@ -158,7 +174,9 @@ def main() -> None:
         for (keep, r), value in table.items():
             kernel_value = float(keeps[r - 1, t.keep_index(keep)])
             assert abs(value - kernel_value) < 1e-12, f"the DPs disagree on K_{r}{keep}"
-    cli_median, cli_runs = cli_wall_time()
+    runs = 3 if opts.quick else 7
+    cli_median, cli_runs, cli_load = cli_wall_time(runs)
+    base = cli_wall_time(runs, opts.baseline) if opts.baseline.exists() else None
 
     rows = [
         ("numba kernel _solve_free", kernel),
@@ -173,10 +191,17 @@ def main() -> None:
         print(f"{name:36} {seconds * 1e6:13.1f} µs {seconds / kernel:9.0f}x")
     print(f"\nkernel speed-up over the memoised pure-Python DP: {python / kernel:.0f}x "
           f"(sparse transitions), {naive / kernel:.0f}x (ordered re-rolls)")  # fmt: skip
-    print()
-    runs = ", ".join(f"{x:.2f}" for x in cli_runs)
-    print(f'pinastats optimal-hold --target "full house": median {cli_median:.2f} s '
-          f"(warm numba cache; runs {runs} s)")  # fmt: skip
+    verdict = "met" if kernel <= KERNEL_TARGET else "missed"
+    print(f"\n_solve_free: {kernel * 1e6:.1f} µs per solve (load {kernel_load:.2f}); target "
+          f"{KERNEL_TARGET * 1e6:.0f} µs: {verdict}")  # fmt: skip
+    shown = ", ".join(f"{x:.2f}" for x in cli_runs)
+    print(f'\npinastats optimal-hold --target "full house", warm cache, median of {runs} runs:')
+    print(f"  this engine     {cli_median:6.2f} s (load {cli_load:.2f}; runs {shown} s); target "
+          f"{CLI_TARGET:.1f} s: {'met' if cli_median <= CLI_TARGET else 'missed'}")  # fmt: skip
+    if base is not None:
+        shown = ", ".join(f"{x:.2f}" for x in base[1])
+        print(f"  previous engine {base[0]:6.2f} s (load {base[2]:.2f}; runs {shown} s); "
+              f"previous / this: {base[0] / cli_median:.2f}x")  # fmt: skip
 
 
 if __name__ == "__main__":

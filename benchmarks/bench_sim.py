@@ -1,297 +1,211 @@
-"""Benchmark the game simulator (run on demand: ``python benchmarks/bench_sim.py``).
+"""Benchmark the game engine against the previous engine and a pure-Python one.
 
-Measured in one run, with a warm numba cache:
+    python benchmarks/bench_sim.py            # a few minutes (cold compiles included)
+    python benchmarks/bench_sim.py --quick    # under a minute, no cold compile
 
-* games per second of :func:`pinastats.simulate` for each built-in agent
-  (``random``, ``greedy``, ``ev``, ``strategic``; the same agent in every seat)
-  and 2, 3 and 4 players, on ``--workers`` threads (default 2). Wall-clock
-  rates depend on what else the machine runs, so each row also gives the CPU
-  time per game (all threads) and the rate one core reaches on CPU time;
-* the fast engine (whole chunks of games in one kernel call, ``simulate`` on
-  one thread) against the readable Python path (``play_game(fast=False)``:
-  every decision a Python call) and the per-turn kernel path
-  (``play_game(fast=True)``: one kernel call per turn), single-threaded;
-* the fixed costs around the kernels: loading the compiled kernels (warm-up),
-  a chunk's set-up, assembling the per-game table, and optionally (``--dask``)
-  a local Dask cluster.
+Everything is measured in one run, 2 players, the same agent in every seat:
 
-The issue's targets (2 players, two cores): ``ev`` >= 10,000 games/s and
-``random`` >= 100,000 games/s. Nothing is asserted: timings depend on the machine.
+* games/s of ``simulate`` for ``random``, ``ev``, ``strategic`` and ``rollout``
+  (48 play-outs per placement) on ``--workers`` threads, and the CPU time per
+  game (``time.process_time`` over every thread): on a shared machine the wall
+  rate depends on the others, the CPU time much less;
+* the same for the previous engine (a checkout at ``--baseline``, run in a
+  subprocess with ``PYTHONPATH`` set to it and called only through
+  ``pinastats.simulation.simulate``, which both have);
+* the pure-Python reference engine (``reference_engine.py``, ``random`` agent,
+  the same games);
+* 2 workers against 1 worker (``ev``), and the cold compile of the engine
+  (``warm_up`` in a fresh ``NUMBA_CACHE_DIR``), wall and CPU seconds;
+* the readable Python turn, the per-turn kernel and the engine, one thread.
+
+Each figure is printed with the 1-minute load average measured beside it; the
+ratios compare figures of this run only. Nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
-import platform
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
-from functools import partial
+from pathlib import Path
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-import pandas as pd
-
-from pinastats.agents.builtin import make_agent
-from pinastats.game.config import GameConfig
-from pinastats.game.game import Game
-from pinastats.game.rules import EndReason, Trigger
-from pinastats.simulation.chunk import ChunkSpec, run_chunk, warm_up
-from pinastats.simulation.play import play_game
-from pinastats.simulation.result import SimulationResult
-from pinastats.simulation.runner import simulate
-
-AGENTS = ("random", "greedy", "ev", "strategic")
-PLAYERS = (2, 3, 4)
-TARGETS = {"ev": 10_000.0, "random": 100_000.0}
+HERE = Path(__file__).resolve().parent
+TARGETS = {"random": 100_000.0, "ev": 12_000.0, "strategic": 10_000.0, "rollout": 60.0}
+SCALING_TARGET = 1.85
+COLD_TARGET = 45.0
+PILOT = {"random": 2_000, "ev": 400, "strategic": 400, "rollout": 2}
 
 
-def timed(func: Callable[[], Any]) -> tuple[float, float, Any]:
-    """Wall seconds, process CPU seconds (every thread) and the result of ``func()``."""
-    wall, cpu = time.perf_counter(), time.process_time()
-    out = func()
-    return time.perf_counter() - wall, time.process_time() - cpu, out
+def load() -> float:
+    """The 1-minute load average now."""
+    return os.getloadavg()[0]
 
 
-def sized(rate_guess: float, seconds: float, least: int = 200) -> int:
-    """Games for a run of about ``seconds`` at ``rate_guess`` games/s, rounded."""
-    n = max(least, int(rate_guess * seconds))
-    return int(float(f"{n:.2g}"))
+# ---------------------------------------------------------------- child process
 
 
-# ---------------------------------------------------------------- throughput
+def child(spec: dict[str, Any]) -> dict[str, Any]:
+    """Measure one engine (the one on ``sys.path``); runs in its own process."""
+    from pinastats.simulation import simulate
 
-
-def throughput(kind: str, players: int, workers: int, seconds: float) -> dict[str, Any]:
-    """Best of two runs of ``simulate`` sized to about ``seconds`` each."""
-    agents = [kind] * players
-    pilot = simulate(agents, 400, seed=1, workers=workers)
-    games = sized(pilot.games_per_second, seconds)
-    best: dict[str, Any] = {}
-    for seed in (2, 3):
-        _, cpu, result = timed(partial(simulate, agents, games, seed=seed, workers=workers))
-        row = {
-            "agent": kind,
-            "players": players,
+    out: dict[str, Any] = {}
+    workers, seconds = spec["workers"], spec["seconds"]
+    for kind in spec["agents"]:
+        agents = [kind, kind]
+        pilot = simulate(agents, PILOT[kind], seed=1, workers=workers)  # also loads the kernels
+        games = max(PILOT[kind], int(pilot.games_per_second * seconds))
+        cpu = time.process_time()
+        result = simulate(agents, games, seed=2, workers=workers)
+        cpu = time.process_time() - cpu
+        out[kind] = {
             "games": games,
             "games/s": result.games_per_second,
-            "cpu µs/game": 1e6 * cpu / games,
-            "games/s/core (cpu)": games / cpu,
-            "turns/game": float(result.games["turns"].mean()),
+            "cpu/game": cpu / games,
+            "load": load(),
         }
-        if not best or row["games/s"] > best["games/s"]:
-            best = row
-    return best
+    rates = {}
+    for w in (1, 2):
+        games = max(400, int(out.get("ev", {"games/s": 2_000})["games/s"] * seconds))
+        rates[w] = simulate(["ev", "ev"], games, seed=3, workers=w).games_per_second
+    out["scaling"] = {"ratio": rates[2] / rates[1], "load": load()}
+    return out
 
 
-# ---------------------------------------------------------------- paths
+def run_engine(path: Path, spec: dict[str, Any]) -> dict[str, Any]:
+    """:func:`child` in a subprocess with ``PYTHONPATH=path``."""
+    env = {**os.environ, "PYTHONPATH": str(path)}
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", json.dumps(spec)]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-def python_vs_kernel(kind: str, seconds: float) -> dict[str, Any]:
-    """Single-thread games/s of the three paths for 2 players of ``kind``."""
+def cold_compile(path: Path) -> dict[str, float]:
+    """Wall and CPU seconds of a first ``simulate`` call with an empty numba cache."""
+    code = "from pinastats.simulation import simulate; simulate(['random', 'random'], 1, workers=1)"
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "PYTHONPATH": str(path), "NUMBA_CACHE_DIR": cache}
+        before = os.times()
+        wall = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
+        wall = time.perf_counter() - wall
+        after = os.times()
+    cpu = after.children_user - before.children_user
+    cpu += after.children_system - before.children_system
+    return {"wall": wall, "cpu": cpu, "load": load()}
+
+
+# ---------------------------------------------------------------- this process
+
+
+def reference_rate(seconds: float) -> dict[str, float]:
+    """Games per CPU second of the pure-Python engine, and whether it plays the same games."""
+    sys.path.insert(0, str(HERE))
+    import numpy as np
+    from reference_engine import check_same_games, play_random_games
+
+    from pinastats.game.config import GameConfig
+
     config = GameConfig(players=2)
-
-    def games_per_second(fast: bool) -> float:
-        n, start = 0, time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            play_game(Game.new(seed=n, config=config), [kind, kind], seed=n, fast=fast)
-            n += 1
-        return n / (time.perf_counter() - start)
-
-    play_game(Game.new(seed=0, config=config), [kind, kind], seed=0, fast=False)  # warm
-    python = games_per_second(fast=False)
-    per_turn = games_per_second(fast=True)
-    pilot = simulate([kind, kind], 400, seed=1, workers=1)
-    engine = simulate([kind, kind], sized(pilot.games_per_second, seconds), seed=3, workers=1)
-    rate = engine.games_per_second
-    return {
-        "agent": kind,
-        "python path": python,
-        "kernel per turn": per_turn,
-        "engine (1 thread)": rate,
-        "engine / python": rate / python,
-        "engine / per turn": rate / per_turn,
-    }
+    games = max(100, int(450 * seconds))
+    cpu = time.process_time()
+    play_random_games(config, games, np.random.SeedSequence(1))
+    cpu = time.process_time() - cpu
+    return {"games/s": games / cpu, "load": load(), "same": check_same_games(config, 300)}
 
 
-# ---------------------------------------------------------------- fixed costs
+def paths(seconds: float) -> list[tuple[str, float, float, float, float]]:
+    """Single-thread games/s of the Python turn, the per-turn kernel and the engine."""
+    from pinastats.game.config import GameConfig
+    from pinastats.game.game import Game
+    from pinastats.simulation.play import play_game
+    from pinastats.simulation.runner import simulate
 
-
-def old_from_arrays(a: dict[str, npt.NDArray[np.int64]], names: list[str]) -> pd.DataFrame:
-    """The table as it was first assembled: Python loops over every game (for comparison)."""
-    n, p = a["scores"].shape
-    cols: dict[str, Any] = {"game": np.arange(n), "first_seat": a["first"]}
-    for s in range(p):
-        cols[f"agent_{s}"] = names[s]
-    cols["winner"] = a["winner"]
-    cols["winner_agent"] = [names[w] if w >= 0 else "" for w in a["winner"]]
-    cols["end_reason"] = [EndReason(int(r)).name.lower() for r in a["reason"]]
-    cols["trigger"] = [Trigger(int(t)).name.lower() for t in a["trigger"]]
-    return pd.DataFrame(cols)
-
-
-def fixed_costs(workers: int, with_dask: bool) -> list[tuple[str, str]]:
-    """Warm-up, chunk set-up, table assembly and (optionally) Dask, as text rows."""
+    config = GameConfig(players=2)
     rows = []
-    code = (
-        "import time; t = time.perf_counter(); from pinastats.simulation.chunk import warm_up; "
-        "i = time.perf_counter(); warm_up(); w = time.perf_counter(); print(i - t, w - i)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    imports, load = (float(x) for x in out.stdout.split())
-    rows.append(("new process: import pinastats.simulation", f"{imports * 1e3:.0f} ms"))
-    rows.append(("new process: warm-up (load every compiled kernel)", f"{load * 1e3:.0f} ms"))
-    config = GameConfig(players=2)
-    agents = (make_agent("random"), make_agent("random"))
-
-    def chunk(games: int) -> Callable[[], Any]:
-        return lambda: run_chunk(ChunkSpec(0, games, np.random.SeedSequence(1), config, agents, -1))
-
-    one = min(timed(chunk(1))[0] for _ in range(20))
-    per_game = min(timed(chunk(2_000))[0] for _ in range(3)) / 2_000
-    rows.append(
-        (
-            "chunk set-up (arrays, tables, kernel dispatch)",
-            f"{(one - per_game) * 1e6:.0f} µs per chunk",
-        )
-    )
-    arrays = run_chunk(ChunkSpec(0, 100_000, np.random.SeedSequence(2), config, agents, -1))
-    names = [a.name for a in agents]
-    new = (
-        min(
-            timed(
-                lambda: SimulationResult.from_arrays(
-                    arrays,
-                    config=config,
-                    agents=agents,
-                    seed=0,
-                    elapsed=1.0,
-                    workers=1,
-                    engine="local",
-                )
-            )[0]
-            for _ in range(3)
-        )
-        / 100_000
-    )
-    old = min(timed(lambda: old_from_arrays(arrays, names))[0] for _ in range(3)) / 100_000
-    rows.append(("per-game table, vectorised (categoricals)", f"{new * 1e6:.2f} µs per game"))
-    rows.append(("per-game table, Python loops (before)", f"{old * 1e6:.2f} µs per game"))
-    games = 20_000
-    for size in (50, 500, 5_000):
-        r = simulate(["random", "random"], games, seed=4, workers=workers, chunk_size=size)
-        rows.append(
-            (f"random, {games:,} games in chunks of {size:,}", f"{r.games_per_second:,.0f} games/s")
-        )
-    if with_dask:
-        from dask.distributed import Client, LocalCluster
-
-        wall, _, cluster = timed(
-            lambda: LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-            )
-        )
-        rows.append((f"Dask LocalCluster start, {workers} processes", f"{wall:.2f} s"))
-        try:
-            with Client(cluster) as client:
-                wall, _, _ = timed(lambda: client.run(warm_up))
-                rows.append(("Dask warm-up of every worker", f"{wall:.2f} s"))
-            for kind, n in (("random", 100_000), ("ev", 20_000)):
-                r = simulate([kind, kind], n, seed=5, scheduler=cluster.scheduler_address)
-                rows.append(
-                    (
-                        f"{kind} on Dask ({r.workers} workers), {n:,} games",
-                        f"{r.games_per_second:,.0f} games/s",
-                    )
-                )
-        finally:
-            cluster.close()
+    for kind in ("random", "ev"):
+        rates = []
+        for fast in (False, True):
+            play_game(Game.new(seed=0, config=config), [kind, kind], seed=0, fast=fast)  # warm
+            n, start = 0, time.process_time()
+            while time.process_time() - start < seconds / 2:
+                play_game(Game.new(seed=n, config=config), [kind, kind], seed=n, fast=fast)
+                n += 1
+            rates.append(n / (time.process_time() - start))
+        pilot = simulate([kind, kind], PILOT[kind], seed=1, workers=1)
+        games = max(PILOT[kind], int(pilot.games_per_second * seconds))
+        cpu = time.process_time()
+        simulate([kind, kind], games, seed=3, workers=1)
+        engine = games / (time.process_time() - cpu)
+        rows.append((kind, rates[0], rates[1], engine, load()))
     return rows
 
 
-# ---------------------------------------------------------------- report
-
-
-def table(frame: pd.DataFrame, formats: dict[str, str]) -> str:
-    """A DataFrame as aligned text with per-column number formats."""
-    shown = frame.copy()
-    for column, fmt in formats.items():
-        shown[column] = [format(v, fmt) for v in frame[column]]
-    return shown.to_string(index=False)
+def ratio(a: float, b: float) -> str:
+    return f"{a / b:,.1f}x" if b > 0 else "n/a"
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workers", type=int, default=2, help="threads (default 2)")
-    parser.add_argument("--seconds", type=float, default=1.5, help="length of each run")
-    parser.add_argument("--dask", action="store_true", help="also time a local Dask cluster")
-    parser.add_argument("--quick", action="store_true", help="2 players only, short runs")
+    parser.add_argument("--quick", action="store_true", help="short runs, no cold compile")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--baseline", type=Path, default=Path("/work/baseline"))
+    parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    players = (2,) if args.quick else PLAYERS
-    seconds = 0.5 if args.quick else args.seconds
+    if args.child:
+        print(json.dumps(child(json.loads(args.child))))
+        return
+    seconds = 0.4 if args.quick else 2.0
+    spec = {"agents": list(TARGETS), "workers": args.workers, "seconds": seconds}
+    ours_path = HERE.parent
+    print(f"engine benchmark, 2 players, {args.workers} workers, {os.cpu_count()} CPUs; "
+          f"load at start {load():.2f}")  # fmt: skip
+    ours = run_engine(ours_path, spec)
+    base = run_engine(args.baseline, spec) if args.baseline.exists() else None
+    ref = reference_rate(seconds)
 
-    print(
-        f"pinastats simulator benchmark — Python {platform.python_version()}, "
-        f"numpy {np.__version__}, {os.cpu_count()} CPUs, {args.workers} workers"
-    )
-    load = os.getloadavg()[0]
-    print(
-        f"load average at start: {load:.2f}"
-        + (
-            "  (busy machine: wall-clock rates understate; see the CPU columns)"
-            if load > 0.5
-            else ""
-        )
-    )
-    warm_up()
-
-    rows = [throughput(k, p, args.workers, seconds) for p in players for k in AGENTS]
-    frame = pd.DataFrame(rows)
-    print(f"\nThroughput of simulate() on {args.workers} threads (same agent in every seat)")
-    print(
-        table(
-            frame,
-            {
-                "games": ",",
-                "games/s": ",.0f",
-                "cpu µs/game": ".1f",
-                "games/s/core (cpu)": ",.0f",
-                "turns/game": ".1f",
-            },
-        )
-    )
-    print("\nTargets (2 players, two cores):")
+    head = (f"{'figure':34} {'this engine':>13} {'load':>5} {'previous':>11} {'load':>5} "
+            f"{'target':>9}  {'/ previous':>10} {'CPU/game: prev/this':>20}")  # fmt: skip
+    print("\n" + head + "\n" + "-" * len(head))
     for kind, target in TARGETS.items():
-        row = frame[(frame["agent"] == kind) & (frame["players"] == 2)].iloc[0]
-        on_cpu = row["games/s/core (cpu)"] * args.workers
-        verdict = "met" if row["games/s"] >= target else "missed"
-        print(
-            f"  {kind:7} {row['games/s']:>9,.0f} games/s measured ({verdict}; target "
-            f"{target:,.0f}); {on_cpu:,.0f} games/s if {args.workers} cores were free"
-        )
+        o = ours[kind]
+        b = base[kind] if base else {"games/s": 0.0, "cpu/game": 0.0, "load": 0.0}
+        print(f"{kind + ' self-play, games/s':34} {o['games/s']:13,.0f} {o['load']:5.2f} "
+              f"{b['games/s']:11,.0f} {b['load']:5.2f} {target:9,.0f}  "
+              f"{ratio(o['games/s'], b['games/s']):>10} "
+              f"{ratio(b['cpu/game'], o['cpu/game']):>20}")  # fmt: skip
+    for kind in TARGETS:
+        o = ours[kind]
+        print(f"  {kind:10} CPU per game {o['cpu/game'] * 1e6:10,.1f} µs "
+              f"(previous {base[kind]['cpu/game'] * 1e6 if base else 0:10,.1f} µs)")  # fmt: skip
+    so, sb = ours["scaling"], base["scaling"] if base else {"ratio": 0.0, "load": 0.0}
+    print(f"{'ev, 2 workers / 1 worker':34} {so['ratio']:13.2f} {so['load']:5.2f} "
+          f"{sb['ratio']:11.2f} {sb['load']:5.2f} {SCALING_TARGET:9.2f}")  # fmt: skip
+    one_core = 1.0 / ours["random"]["cpu/game"]
+    print(f"{'pure Python random, games/s/core':34} {ref['games/s']:13,.0f} {ref['load']:5.2f}"
+          f"{'':18} {'':9}  engine per core / pure Python: "
+          f"{ratio(one_core, ref['games/s'])} (same games: {ref['same']})")  # fmt: skip
+    if args.quick:
+        print(f"{'cold compile (fresh cache)':34} {'skipped (--quick)':>13}")
+    else:
+        co = cold_compile(ours_path)
+        cb = cold_compile(args.baseline) if base else {"wall": 0.0, "cpu": 0.0, "load": 0.0}
+        print(f"{'cold compile, wall s':34} {co['wall']:13.1f} {co['load']:5.2f} "
+              f"{cb['wall']:11.1f} {cb['load']:5.2f} {COLD_TARGET:9.0f}  "
+              f"{ratio(cb['wall'], co['wall']):>10} (previous / this)")  # fmt: skip
+        print(f"{'cold compile, CPU s':34} {co['cpu']:13.1f} {'':5} {cb['cpu']:11.1f} {'':5} "
+              f"{'':9}  {ratio(cb['cpu'], co['cpu']):>10}")  # fmt: skip
 
-    paths = pd.DataFrame([python_vs_kernel(k, seconds) for k in AGENTS])
-    print("\nFast engine vs readable Python path (2 players, one thread, games/s)")
-    print(
-        table(
-            paths,
-            {
-                "python path": ",.0f",
-                "kernel per turn": ",.0f",
-                "engine (1 thread)": ",.0f",
-                "engine / python": ".0f",
-                "engine / per turn": ".1f",
-            },
-        )
-    )
-
-    print("\nFixed costs")
-    for name, value in fixed_costs(args.workers, args.dask):
-        print(f"  {name:62} {value}")
-    sys.stdout.flush()
+    print("\nthis engine, one thread, games per CPU second")
+    print(f"{'agent':8} {'Python turn':>12} {'kernel/turn':>12} {'engine':>10} {'load':>5} "
+          f"{'engine/Python':>14} {'engine/per turn':>16}")  # fmt: skip
+    for kind, python, per_turn, engine, at in paths(seconds):
+        print(f"{kind:8} {python:12,.0f} {per_turn:12,.0f} {engine:10,.0f} {at:5.2f} "
+              f"{ratio(engine, python):>14} {ratio(engine, per_turn):>16}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -15,16 +15,19 @@ but passes when the player stops early).
 
 from __future__ import annotations
 
-from pinastats._jit import jit, jit_inline
+from pinastats._jit import jit, jit_flat, jit_inline
+from pinastats.agents._lines import _count_lines, _others_after, _potential_after
 from pinastats.dice._kernels import TIE_TOL, _best_keep, _best_of_keeps, _expect_keep, _expect_keeps
 from pinastats.game._happy_hour import _apply_happy_hour
 from pinastats.game._kernels import (
     _cell_combination,
+    _copy_game,
     _has_line,
     _open_to,
     _owns,
     _placement_points,
 )
+from pinastats.game._state import GameState
 
 K_RANDOM, K_GREEDY, K_EV, K_STRATEGIC, K_ROLLOUT = 0, 1, 2, 3, 4
 # parameter slots (see pinastats.agents.builtin.PARAMETERS)
@@ -45,7 +48,7 @@ def _room_for(game, cell):
     return False
 
 
-@jit
+@jit_flat
 def _line_potential(board, game, seat):
     """Sum over the lines still open to ``seat`` of ``(own tokens / line length)**2``.
 
@@ -73,7 +76,7 @@ def _line_potential(board, game, seat):
     return total
 
 
-@jit
+@jit_flat
 def _opponents_potential(board, game, seat):
     """Sum of :func:`_line_potential` over the other seats."""
     total = 0.0
@@ -83,25 +86,17 @@ def _opponents_potential(board, game, seat):
     return total
 
 
-@jit
-def _placement_value(kind, params, board, game, seat, cell):
-    """Value an agent gives to placing on ``cell`` now (points for ``ev``)."""
-    points = _placement_points(board, game, seat, cell)
-    if kind != K_STRATEGIC:
-        return float(points)
-    spaces = game.spaces
-    space = 0 if spaces[cell, 0] < 0 else 1
-    own_before = _line_potential(board, game, seat)
-    opp_before = _opponents_potential(board, game, seat)
-    spaces[cell, space] = seat
-    wins = _has_line(board, game, seat)
-    own_after = _line_potential(board, game, seat)
-    opp_after = _opponents_potential(board, game, seat)
-    spaces[cell, space] = -1
+@jit_inline
+def _shape_value(params, board, game, seat, points, wins, own_gain, opp_loss):
+    """The ``strategic`` value of a placement worth ``points``.
+
+    ``own_gain``: change of the own line potential; ``opp_loss``: the fall of the
+    opponents'; ``wins``: the placement completes a line.
+    """
     if wins:
         return params[PARAM_WIN]
-    value = points + params[PARAM_LINE] * (own_after - own_before)
-    value += params[PARAM_BLOCK] * (opp_before - opp_after)
+    value = points + params[PARAM_LINE] * own_gain
+    value += params[PARAM_BLOCK] * opp_loss
     # race: once the end is near, points matter more than shape
     player = game.players[seat]
     near_end = (
@@ -112,6 +107,51 @@ def _placement_value(kind, params, board, game, seat, cell):
     if near_end:
         value += params[PARAM_RACE] * points
     return value
+
+
+@jit_inline
+def _value_given(kind, params, board, game, seat, cell, own_before, opp_before):
+    """Value an agent gives to placing on ``cell`` now (points for ``ev``).
+
+    ``own_before`` and ``opp_before``: :func:`_line_potential` of ``seat`` and
+    :func:`_opponents_potential` on the position (read by ``strategic`` only).
+    """
+    points = _placement_points(board, game, seat, cell)
+    if kind != K_STRATEGIC:
+        return float(points)
+    spaces = game.spaces
+    space = 0 if spaces[cell, 0] < 0 else 1
+    spaces[cell, space] = seat
+    wins = _has_line(board, game, seat)
+    own_after = _line_potential(board, game, seat)
+    opp_after = _opponents_potential(board, game, seat)
+    spaces[cell, space] = -1
+    return _shape_value(
+        params, board, game, seat, points, wins, own_after - own_before, opp_before - opp_after
+    )
+
+
+@jit_inline
+def _counted_value(params, board, game, seat, cell, own_before, opp_before, work):
+    """The ``strategic`` :func:`_value_given` from the line counts of ``work``.
+
+    ``seat`` must be free to place on ``cell``; the counts are those of the
+    position (:func:`~pinastats.agents._lines._count_lines`).
+    """
+    points = _placement_points(board, game, seat, cell)
+    spaces = game.spaces
+    space = 0 if spaces[cell, 0] < 0 else 1
+    # no free space left after it (side B's space 1 may hold a token while space 0 is free)
+    closes = game.cell_side[cell] == 0 or space == 1 or spaces[cell, 1] >= 0
+    spaces[cell, space] = seat
+    wins = _has_line(board, game, seat)
+    spaces[cell, space] = -1
+    own, opened = work.line_own, work.line_open
+    own_after = _potential_after(board, game, seat, seat, cell, closes, own, opened)
+    opp_after = _others_after(board, game, seat, cell, closes, own, opened)
+    return _shape_value(
+        params, board, game, seat, points, wins, own_after - own_before, opp_before - opp_after
+    )
 
 
 @jit_inline
@@ -131,7 +171,7 @@ def _happy_hour_value(board, game, seat):
     return (4.0 - loss) / 6.0
 
 
-@jit
+@jit_flat
 def _final_values(kind, params, board, game, seat, work):
     """Fill ``work.final_value`` and ``work.stop_value`` for ``seat``'s turn.
 
@@ -143,13 +183,24 @@ def _final_values(kind, params, board, game, seat, work):
     stop = work.stop_value
     cell_value = work.cell_value
     comb_ptr, comb_hands = board.comb_ptr, board.comb_hands
-    stop[:] = 0.0
     placeable = work.placeable
-    placeable[:] = False
+    for h in range(stop.shape[0]):
+        stop[h] = 0.0
+        placeable[h] = False
+    strategic = kind == K_STRATEGIC
+    own_before = opp_before = 0.0
+    if strategic:  # count the lines once; each candidate changes those through its cell
+        _count_lines(board, game, work.line_own, work.line_open)
+        own_before = _potential_after(board, game, seat, seat, -1, False, work.line_own,
+                                      work.line_open)  # fmt: skip
+        opp_before = _others_after(board, game, seat, -1, False, work.line_own, work.line_open)
     for c in range(game.cell_coaster.shape[0]):
         if not _open_to(game, seat, c):
             continue
-        v = _placement_value(kind, params, board, game, seat, c)
+        if strategic:
+            v = _counted_value(params, board, game, seat, c, own_before, opp_before, work)
+        else:
+            v = float(_placement_points(board, game, seat, c))
         cell_value[c] = v
         comb = _cell_combination(board, game, c)
         for j in range(comb_ptr[comb], comb_ptr[comb + 1]):
@@ -158,15 +209,12 @@ def _final_values(kind, params, board, game, seat, work):
             if v > stop[h]:
                 stop[h] = v
     final = work.final_value
-    final[:] = stop
     lottery = _happy_hour_value(board, game, seat)
-    if lottery != 0.0:
-        for h in range(final.shape[0]):
-            if not placeable[h]:
-                final[h] = lottery
+    for h in range(final.shape[0]):
+        final[h] = lottery if lottery != 0.0 and not placeable[h] else stop[h]
 
 
-@jit
+@jit_flat
 def _prepare_turn(kind, params, board, game, tables, work, seat):
     """Solve the stages of this turn's DP that do not depend on the dice (ev, strategic).
 
@@ -179,7 +227,8 @@ def _prepare_turn(kind, params, board, game, tables, work, seat):
         return
     _final_values(kind, params, board, game, seat, work)
     hand_value, keep_value = work.hand_value, work.keep_value
-    hand_value[0, :] = work.final_value
+    for h in range(work.final_value.shape[0]):
+        hand_value[0, h] = work.final_value[h]
     t = tables
     for r in range(1, board.rolls - 1):
         _expect_keeps(hand_value[r - 1], work.stop_value, 1.0, t.keep_ptr, t.keep_hand,
@@ -193,7 +242,7 @@ def _keep_of(values, tables, hand):
     return _best_keep(values, tables.hand_keep_ptr, tables.hand_keep, tables.keep_size, hand)
 
 
-@jit
+@jit_flat
 def _dp_keep(tables, work, hand, rolls_left, rolls):
     """Optimal keep for the prepared value function with ``rolls_left`` rolls left."""
     if rolls_left <= rolls - 2:
@@ -248,35 +297,37 @@ def _choose_cell(kind, params, board, game, seat, legal, rng):
                 pick -= 1
     best_c = -1
     best = 0.0
+    kind = kind if kind == K_STRATEGIC else K_EV
+    own_before = opp_before = 0.0
+    if kind == K_STRATEGIC:  # the position's potentials, once for every candidate
+        own_before = _line_potential(board, game, seat)
+        opp_before = _opponents_potential(board, game, seat)
     for c in range(n_cells):
         if legal[c]:
-            v = _placement_value(
-                kind if kind == K_STRATEGIC else K_EV, params, board, game, seat, c
-            )
+            v = _value_given(kind, params, board, game, seat, c, own_before, opp_before)
             if best_c < 0 or v > best + _EPS:
                 best_c = c
                 best = v
     return best_c
 
 
-@jit
-def _choose_happy_hour(kind, params, board, game, seat, effect, options, n, rng):
-    """Pick one of ``n`` Happy Hour options.
+@jit_inline
+def _best_happy_hour(kind, params, board, game, seat, effect, options, n, rng, saved):
+    """Pick one of ``n`` Happy Hour options; ``saved`` is scratch room for a state.
 
     ``random`` picks uniformly. The others maximise own line potential minus the
-    opponents' (never completing an opponent's line), trying each option on a
-    copy of the position (``work.playout`` is not touched: the copy is local).
+    opponents' (never completing an opponent's line), trying each option on the
+    position and restoring it from ``saved`` (not ``work.playout``: a play-out
+    may be the position itself).
     """
     if n == 1:
         return options[0]
     if kind == K_RANDOM:
         return options[int(rng.random() * n)]
-    spaces, sides, players = game.spaces, game.cell_side, game.players
+    players = game.players
     best_i = 0
     best = -1e300
-    saved_spaces = spaces.copy()
-    saved_sides = sides.copy()
-    saved_players = players.copy()
+    _copy_game(game, saved)
     for i in range(n):
         _apply_happy_hour(board, game, seat, effect, options[i])
         value = _line_potential(board, game, seat) - _opponents_potential(board, game, seat)
@@ -286,7 +337,18 @@ def _choose_happy_hour(kind, params, board, game, seat, effect, options, n, rng)
         if value > best + _EPS:
             best = value
             best_i = i
-        spaces[:] = saved_spaces
-        sides[:] = saved_sides
-        players[:] = saved_players
+        _copy_game(saved, game)
     return options[best_i]
+
+
+@jit
+def _choose_happy_hour(kind, params, board, game, seat, effect, options, n, rng):
+    """:func:`_best_happy_hour` with a fresh copy of the state (for calls from Python)."""
+    saved = GameState(
+        game.cell_coaster.copy(),
+        game.cell_side.copy(),
+        game.spaces.copy(),
+        game.players.copy(),
+        game.status.copy(),
+    )
+    return _best_happy_hour(kind, params, board, game, seat, effect, options, n, rng, saved)

@@ -9,7 +9,7 @@ after that placement, every seat played by the one-turn agent
 
 from __future__ import annotations
 
-from pinastats._jit import jit, jit_inline
+from pinastats._jit import jit_flat, jit_inline
 from pinastats.agents._kernels import (
     K_ROLLOUT,
     K_STRATEGIC,
@@ -21,7 +21,7 @@ from pinastats.agents._turn import _play_turn, _turn_dice, _turn_finish
 from pinastats.game._kernels import _copy_game, _end_turn, _legal_cells, _place
 
 
-@jit
+@jit_flat
 def _rollout_cell(params, board, game, tables, work, rng, legal):
     """The legal cell whose play-outs win most often for the player to move.
 

@@ -18,8 +18,8 @@ from pinastats._jit import jit_inline
 from pinastats.agents._kernels import (
     K_EV,
     K_STRATEGIC,
+    _best_happy_hour,
     _choose_cell,
-    _choose_happy_hour,
     _choose_keep,
     _prepare_turn,
 )
@@ -55,7 +55,9 @@ def _happy_hour(kind, params, board, game, work, rng):
     n = _happy_hour_options(board, game, seat, effect, work.options)
     option = -1
     if n > 0:
-        option = _choose_happy_hour(kind, params, board, game, seat, effect, work.options, n, rng)
+        option = _best_happy_hour(
+            kind, params, board, game, seat, effect, work.options, n, rng, work.saved
+        )
         _apply_happy_hour(board, game, seat, effect, option)
     return effect, option
 

@@ -73,6 +73,10 @@ class Workspace(NamedTuple):
         top_keep: ``(462,)`` values of the keeps of the hand in hand.
         candidates: ``(n_cells,)`` the placements a play-out agent compares.
         playout: a game state to play out on.
+        saved: a game state to restore a position from (Happy Hour choices).
+        line_own: ``(n_players, n_lines)`` each seat's tokens on each line.
+        line_open: ``(n_players, n_lines)`` whether each line is still open to each seat.
+        pool: ``(n_coasters,)`` the catalogue's coaster indices, shuffled to deal a game.
     """
 
     final_value: FloatArray
@@ -86,6 +90,10 @@ class Workspace(NamedTuple):
     top_keep: FloatArray
     candidates: BoolArray
     playout: GameState
+    saved: GameState
+    line_own: IntArray
+    line_open: BoolArray
+    pool: IntArray
 
 
 @cache
@@ -123,6 +131,7 @@ def turn_tables(rolls: int = DEFAULT_ROLLS) -> TurnTables:
 def workspace(config: GameConfig) -> Workspace:
     """A fresh :class:`Workspace` for games of ``config`` (one per agent and thread)."""
     n_cells, rolls = config.layout.n_cells, config.rules.rolls
+    n_lines = len(config.layout.lines)
     return Workspace(
         final_value=np.zeros(N_HANDS),
         stop_value=np.zeros(N_HANDS),
@@ -135,4 +144,8 @@ def workspace(config: GameConfig) -> Workspace:
         top_keep=np.zeros(N_KEEPS),
         candidates=np.zeros(n_cells, dtype=np.bool_),
         playout=empty_state(n_cells, config.players),
+        saved=empty_state(n_cells, config.players),
+        line_own=np.zeros((config.players, n_lines), dtype=np.int64),
+        line_open=np.zeros((config.players, n_lines), dtype=np.bool_),
+        pool=np.zeros(len(config.catalogue), dtype=np.int64),
     )

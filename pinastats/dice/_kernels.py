@@ -14,7 +14,7 @@ from __future__ import annotations
 from numba import types
 from numba.extending import overload
 
-from pinastats._jit import jit, jit_inline
+from pinastats._jit import jit_flat, jit_inline
 
 TIE_TOL = 1e-12
 """Two float keep values within ``TIE_TOL`` of each other tie (integer values tie when equal)."""
@@ -71,7 +71,7 @@ def _expect_keep(k, hand_value, keep_ptr, keep_hand, keep_weight, keep_scale):
     return s * keep_scale[k]
 
 
-@jit
+@jit_flat
 def _expect_keeps(hand_value, final_value, stop_scale, keep_ptr, keep_hand, keep_weight,
                   keep_scale, out):  # fmt: skip
     """``out[k] = keep_scale[k] * sum_j keep_weight[j] * hand_value[keep_hand[j]]``.
@@ -88,19 +88,18 @@ def _expect_keeps(hand_value, final_value, stop_scale, keep_ptr, keep_hand, keep
             out[k] = _expect_keep(k, hand_value, keep_ptr, keep_hand, keep_weight, keep_scale)
 
 
-@jit
+@jit_flat
 def _best_of_keeps(keep_value, hand_keep_ptr, hand_keep, out):
     """``out[h] = max over the keeps k of hand h of keep_value[k]``."""
     for h in range(hand_keep_ptr.shape[0] - 1):
         best = keep_value[hand_keep[hand_keep_ptr[h]]]
         for j in range(hand_keep_ptr[h] + 1, hand_keep_ptr[h + 1]):
             v = keep_value[hand_keep[j]]
-            if v > best:
-                best = v
+            best = v if v > best else best  # a select, not a branch
         out[h] = best
 
 
-@jit
+@jit_flat
 def _solve_free(
     final_value, keep_ptr, keep_hand, keep_weight, keep_scale, hand_keep_ptr, hand_keep,
     hand_value, keep_value,
@@ -110,7 +109,8 @@ def _solve_free(
     ``hand_value`` has shape ``(rolls, 252)`` and ``keep_value`` ``(rolls, 462)``.
     """
     rolls = hand_value.shape[0]
-    hand_value[0, :] = final_value
+    for h in range(final_value.shape[0]):
+        hand_value[0, h] = final_value[h]
     full = keep_scale[keep_scale.shape[0] - 1]  # scale of a five-dice keep: 1 or 6**5
     stop = full * 0 + 1
     for r in range(1, rolls + 1):
@@ -121,7 +121,7 @@ def _solve_free(
             _best_of_keeps(keep_value[r - 1], hand_keep_ptr, hand_keep, hand_value[r])
 
 
-@jit
+@jit_flat
 def _solve_sticky(
     final_value, keep_ptr, keep_hand, keep_weight, keep_scale, between_ptr, between_keep,
     state_value, keep_value,

@@ -6,7 +6,7 @@ player who used all of the turn's rolls and cannot place a token.
 
 from __future__ import annotations
 
-from pinastats._jit import jit, jit_inline
+from pinastats._jit import jit_flat, jit_inline
 from pinastats.game._kernels import _free_space, _owns
 from pinastats.game._state import NO_SEAT
 from pinastats.game.rules import HappyHourEffect
@@ -25,7 +25,7 @@ def _draw_happy_hour(rng):
     return int(rng.random() * 6.0) + 1
 
 
-@jit
+@jit_flat
 def _happy_hour_options(board, game, seat, effect, out):
     """Write the choices of a Happy Hour effect into ``out``; return their number.
 
@@ -62,7 +62,7 @@ def _happy_hour_options(board, game, seat, effect, out):
     return n
 
 
-@jit
+@jit_flat
 def _apply_happy_hour(board, game, seat, effect, option):
     """Apply a Happy Hour effect with a choice from :func:`_happy_hour_options`."""
     players, spaces = game.players, game.spaces

@@ -35,18 +35,25 @@ COASTER_FULL = int(PlacementRule.COASTER_FULL)
 # ------------------------------------------------------------------ dice
 
 
+_FACE_KEY = (6**5, 6**4, 6**3, 6**2, 6, 1)
+"""What one die of face ``f + 1`` adds to the base-6 face-count key of a hand."""
+
+
 @jit_inline
 def _roll(rng, keep_counts, key_to_hand, keep):
     """Keep ``keep`` (a keep index), roll the other dice; return the new hand index.
 
-    Each die is ``floor(6 u) + 1`` with ``u = rng.random()``, drawn in order.
+    Each die is ``floor(6 u) + 1`` with ``u = rng.random()``, drawn in order. The
+    key ``sum_f counts[f] 6**(5-f)`` is built from the keep's counts, then each die
+    adds its face's power of 6 (no copy of the counts).
     """
     key = 0
-    counts = keep_counts[keep].copy()
-    for _ in range(5 - counts.sum()):
-        counts[int(rng.random() * 6.0)] += 1
+    kept = 0
     for f in range(6):
-        key = key * 6 + counts[f]
+        key = key * 6 + keep_counts[keep, f]
+        kept += keep_counts[keep, f]
+    for _ in range(5 - kept):
+        key += _FACE_KEY[int(rng.random() * 6.0)]
     return key_to_hand[key]
 
 
@@ -270,7 +277,10 @@ def _end_turn(board, game):
 @jit_inline
 def _start_game(game, first, start_scores, tokens_each):
     """Reset tokens, scores (``start_scores[i]`` for the i-th player in turn order) and status."""
-    game.spaces[:] = NO_SEAT
+    spaces = game.spaces
+    for c in range(spaces.shape[0]):
+        for s in range(spaces.shape[1]):
+            spaces[c, s] = NO_SEAT
     players = game.players
     n = players.shape[0]
     for i in range(n):
@@ -289,29 +299,42 @@ def _start_game(game, first, start_scores, tokens_each):
 
 
 @jit_inline
-def _deal(rng, game, n_coasters, sides, start_scores, tokens_each):
+def _deal_into(rng, game, pool, sides, start_scores, tokens_each):
     """Set up a game at random: coasters, sides, first player, scores and reserves.
 
-    Cell ``c`` gets the ``c``-th coaster of a uniformly random arrangement of
-    the catalogue (partial Fisher-Yates with ``rng.random()``); ``sides`` gives
-    each cell's side; the first player is drawn uniformly.
+    ``pool`` is scratch room for the catalogue's ``n`` coaster indices. Cell ``c``
+    gets the ``c``-th coaster of a uniformly random arrangement of the catalogue
+    (partial Fisher-Yates with ``rng.random()``: ``j = c + floor((n - c) u)``);
+    ``sides`` gives each cell's side; the first player is drawn uniformly.
     """
-    pool = np.arange(n_coasters)
+    n_coasters = pool.shape[0]
+    for i in range(n_coasters):
+        pool[i] = i
     cells = game.cell_coaster
     for c in range(cells.shape[0]):
         j = c + int(rng.random() * (n_coasters - c))
         pool[c], pool[j] = pool[j], pool[c]
         cells[c] = pool[c]
-    game.cell_side[:] = sides
+    for c in range(cells.shape[0]):
+        game.cell_side[c] = sides[c]
     first = int(rng.random() * game.players.shape[0])
     _start_game(game, first, start_scores, tokens_each)
 
 
 @jit_inline
+def _deal(rng, game, n_coasters, sides, start_scores, tokens_each):
+    """:func:`_deal_into` with a fresh pool of ``n_coasters`` (for calls from Python)."""
+    _deal_into(rng, game, np.empty(n_coasters, dtype=np.int64), sides, start_scores, tokens_each)
+
+
+@jit_inline
 def _copy_game(source, target):
-    """Copy every array of the state ``source`` into ``target`` (same shapes)."""
-    target.cell_coaster[:] = source.cell_coaster
-    target.cell_side[:] = source.cell_side
-    target.spaces[:] = source.spaces
-    target.players[:] = source.players
-    target.status[:] = source.status
+    """Copy every array of the state ``source`` into ``target`` (same shapes), element-wise."""
+    for c in range(source.cell_coaster.shape[0]):
+        target.cell_coaster[c] = source.cell_coaster[c]
+        target.cell_side[c] = source.cell_side[c]
+        for s in range(source.spaces.shape[1]):
+            target.spaces[c, s] = source.spaces[c, s]
+    for p in range(source.players.shape[0]):
+        target.players[p] = source.players[p]
+    target.status[0] = source.status[0]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from pinastats._jit import jit
+from pinastats._jit import jit_flat
 from pinastats.agents._rollout import _agent_turn
-from pinastats.game._kernels import _PINA, _deal, _start_game, _winning_line
+from pinastats.game._kernels import _PINA, _deal_into, _start_game, _winning_line
 
 
-@jit
+@jit_flat
 def _play_games(board, game, tables, work, kinds, params, rng, setup, out):
     """Play ``out.first.shape[0]`` games in a row, writing one row of each output per game.
 
@@ -18,10 +18,9 @@ def _play_games(board, game, tables, work, kinds, params, rng, setup, out):
     bitmask of the seats with a token on catalogue coaster ``i`` at the end
     (-1 when the coaster was not dealt).
     """
-    n_coasters = board.coaster_combination.shape[0]
     status = game.status[0]
     for g in range(out.first.shape[0]):
-        _deal(rng, game, n_coasters, setup.sides, setup.start_scores, setup.tokens_each)
+        _deal_into(rng, game, work.pool, setup.sides, setup.start_scores, setup.tokens_each)
         if setup.first_seat >= 0:
             _start_game(game, setup.first_seat, setup.start_scores, setup.tokens_each)
         over = False
@@ -39,7 +38,8 @@ def _play_games(board, game, tables, work, kinds, params, rng, setup, out):
         out.line[g] = _winning_line(board, game, status.winner) if status.reason == _PINA else -1
         for p in range(game.players.shape[0]):
             out.scores[g, p] = game.players[p].score
-        out.owners[g, :] = -1
+        for i in range(out.owners.shape[1]):
+            out.owners[g, i] = -1
         for c in range(game.cell_coaster.shape[0]):
             mask = 0
             for s in range(2):
