@@ -90,9 +90,15 @@ def checked_keep(keep: Sequence[int], dice: Dice) -> Dice:
     """``keep`` sorted, checked to be part of the sorted hand ``dice`` (a clear error if not)."""
     if isinstance(keep, tuple | list) and all(type(d) is int for d in keep):
         kept = tuple(sorted(keep))
-        if kept in _keep_set(_hand_indices()[dice]):
+        if kept in _keep_set(hand_index(dice)):
             return kept
     return check_keep(keep, dice)
+
+
+def hand_index(dice: Sequence[int]) -> int:
+    """The dice layer's index of five dice (a table lookup for sorted tuples of ints)."""
+    index = _hand_indices().get(dice) if isinstance(dice, tuple) else None
+    return dice_tables().hand_index(dice) if index is None else index
 
 
 def distinct_keeps(dice: Sequence[int]) -> tuple[Dice, ...]:
@@ -104,7 +110,7 @@ def distinct_keeps(dice: Sequence[int]) -> tuple[Dice, ...]:
     >>> len(distinct_keeps([1, 2, 3, 4, 5])), distinct_keeps([6, 6, 6, 6, 6])[:2]
     (32, ((), (6,)))
     """
-    return _distinct_keeps(dice_tables().hand_index(dice))
+    return _distinct_keeps(hand_index(dice))
 
 
 @cache
@@ -208,14 +214,22 @@ class Turn:
         if kept == self.dice:
             self.stopped = True
             return self.dice
-        new = check_dice(dice)
-        check_keep(kept, new, what="the keep")
+        new = tuple(dice)
+        if new not in _hand_indices():
+            new = check_dice(dice)
+        checked_keep(kept, new)
         return self._record(kept, new)
 
     def _record(self, kept: Dice, dice: Dice) -> Dice:
         self.keeps.append(kept)
         self.rolls.append(dice)
         return dice
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Turn:
+        # dice and keeps are tuples of ints: copying the lists is a deep copy
+        return Turn(
+            self.player, self.rolls_allowed, list(self.rolls), list(self.keeps), self.stopped
+        )
 
     def check(self, game: Game) -> None:
         """Raise unless this turn belongs to the mover of ``game``."""
