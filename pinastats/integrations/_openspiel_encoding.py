@@ -68,21 +68,21 @@ def _keep_index() -> dict[tuple[int, ...], int]:
 
 
 @cache
-def _hand_keeps(hand: int) -> list[int]:
+def _hand_keeps(hand: int) -> tuple[int, ...]:
     t = dice_tables()
-    return [int(k) for k in t.hand_keep[t.hand_keep_ptr[hand] : t.hand_keep_ptr[hand + 1]]]
+    return tuple(int(k) for k in t.hand_keep[t.hand_keep_ptr[hand] : t.hand_keep_ptr[hand + 1]])
 
 
 @cache
-def _roll_outcomes(keep: int) -> list[tuple[int, float]]:
+def _roll_outcomes(keep: int) -> tuple[tuple[int, float], ...]:
     """The hands a roll after keep ``keep`` reaches, with their probabilities."""
     t = dice_tables()
     lo, hi = t.keep_ptr[keep], t.keep_ptr[keep + 1]
     total = 6.0 ** (5 - int(t.keep_size[keep]))
-    return [
+    return tuple(
         (int(h), int(w) / total)
         for h, w in zip(t.keep_hand[lo:hi], t.keep_weight[lo:hi], strict=True)
-    ]
+    )
 
 
 class PinaColadiceObserver:

@@ -54,6 +54,7 @@ from pinastats.game.rules import HappyHourEffect, Rules
 from pinastats.game.turn import Turn, hand_index
 from pinastats.integrations._openspiel_encoding import (
     _CHANCE,
+    KEEP_BASE,
     PLACE_BASE,
     Phase,
     PinaColadiceObserver,
@@ -216,12 +217,13 @@ class PinaColadiceState(pyspiel.State):  # type: ignore[misc]
             n = self.config.players
             return [(p, 1.0 / n) for p in range(n)]
         if self.phase is Phase.ROLL:
-            return _roll_outcomes(self.pending_keep)
+            # a new list each time: MCTSBot shuffles the list it is given
+            return list(_roll_outcomes(self.pending_keep))
         return [(f, 1.0 / 6.0) for f in range(6)]
 
     def _legal_actions(self, player: int) -> list[int]:
         if self.phase is Phase.KEEP:
-            return _hand_keeps(hand_index(self._turn.dice))
+            return list(_hand_keeps(hand_index(self._turn.dice)))
         if self.phase is Phase.PLACE:
             return [PLACE_BASE + c for c in self._game.legal_cells(self._turn.dice)]
         base = happy_hour_base(self.config.layout.n_cells)
@@ -362,3 +364,16 @@ class PinaColadiceState(pyspiel.State):  # type: ignore[misc]
 
 
 pyspiel.register_game(_GAME_TYPE, PinaColadiceGame)
+
+__all__ = [
+    "DEFAULTS",
+    "KEEP_BASE",
+    "PLACE_BASE",
+    "SHORT_NAME",
+    "Phase",
+    "PinaColadiceGame",
+    "PinaColadiceObserver",
+    "PinaColadiceState",
+    "config_of",
+    "happy_hour_base",
+]
