@@ -22,12 +22,13 @@ import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import numpy as np
 
 from pinastats.agents import _kernels as AK
 from pinastats.agents._rollout import _rollout_cell
+from pinastats.agents.protocol import AgentProtocol, is_agent
 from pinastats.agents.tables import Workspace, turn_tables, workspace
 from pinastats.dice.hands import check_dice, dice_tables
 from pinastats.errors import PinastatsError
@@ -273,14 +274,39 @@ def agent_names() -> list[str]:
     return [k.value for k in AgentKind]
 
 
-def make_agent(spec: str | Agent, **params: float | str) -> Agent:
+AnyAgent = TypeVar("AnyAgent", bound=AgentProtocol)
+
+
+@overload
+def make_agent(spec: str | Agent, **params: float | str) -> Agent: ...
+
+
+@overload
+def make_agent(spec: AnyAgent, **params: float | str) -> AnyAgent: ...
+
+
+def make_agent(spec: str | AgentProtocol, **params: float | str) -> AgentProtocol:
     """An agent from its name, e.g. ``"ev"`` or ``"strategic(line=4,block=2)"``.
+
+    An object meeting :class:`~pinastats.agents.protocol.AgentProtocol` (a built-in
+    :class:`Agent` or one's own) is returned unchanged.
 
     >>> make_agent("strategic(line=4)").name
     'strategic(line=4)'
     """
-    if isinstance(spec, Agent):
-        return spec
+    if not isinstance(spec, str):
+        if is_agent(spec):
+            if params:
+                raise AgentError(
+                    f"agent {spec.name!r} is already made: parameters {sorted(params)} "
+                    "go with an agent name"
+                )
+            return spec
+        raise AgentError(
+            f"an agent is a name ({', '.join(agent_names())}) or an object with "
+            "start_turn, choose_keep, choose_placement, choose_happy_hour and name; "
+            f"got {spec!r}"
+        )
     text = spec.strip().lower()
     name, _, rest = text.partition("(")
     name = name.strip()

@@ -7,7 +7,9 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -23,7 +25,8 @@ from pinastats.game.config import GameConfig
 from pinastats.game.rules import EndReason, HappyHourEffect, PlacementRule, Trigger
 from pinastats.game.setup import board_state, check_state, config_for
 from pinastats.game.setup import judge as judge_state
-from pinastats.game.view import Placement, board_frame, draw
+from pinastats.game.view import CellView, GameResult, board_frame, cell_views, draw
+from pinastats.game.view import Placement as Placement  # re-exported: legal_placements' type
 
 IntArray = npt.NDArray[np.int64]
 Seed = int | np.random.Generator | None
@@ -113,6 +116,10 @@ class Game:
         """An independent copy of the game."""
         return Game(self.config, copy_state(self._state))
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        # the config is frozen and shared; only the arrays of the state are copied
+        return self.copy()
+
     # ------------------------------------------------------------ reading
 
     @property
@@ -171,6 +178,16 @@ class Game:
         w = int(self._state.status[0]["winner"])
         return None if w < 0 else w
 
+    @property
+    def result(self) -> GameResult:
+        """The end result: ongoing, won by a seat, a draw, or stopped by the turn limit."""
+        return GameResult.of(self.end_reason, self.winner)
+
+    @property
+    def cells(self) -> tuple[CellView, ...]:
+        """A read-only snapshot of every cell: coaster, side and the seat on each space."""
+        return cell_views(self)
+
     def coaster(self, cell: int) -> Coaster:
         """The coaster lying on a cell."""
         return self.config.catalogue.coasters[int(self._state.cell_coaster[self._check_cell(cell)])]
@@ -210,6 +227,14 @@ class Game:
     def _hand(self, dice: Sequence[int]) -> int:
         return dice_tables().hand_index(check_dice(dice))
 
+    def _hand_fast(self, dice: Sequence[int]) -> int:
+        """:meth:`_hand` through a table of the 7,776 rolls of plain ints (else checked)."""
+        if isinstance(dice, tuple | list) and all(type(d) is int for d in dice):
+            hand = _rolls_to_hand().get(tuple(dice))
+            if hand is not None:
+                return hand
+        return self._hand(dice)
+
     # ------------------------------------------------------------ moves
 
     def _check_ongoing(self) -> None:
@@ -229,6 +254,15 @@ class Game:
             points = int(K._placement_points(board, state, self.to_move, cell))
             out.append(Placement(cell, r, c, coaster.id, coaster.combination.value, points))
         return out
+
+    def legal_cells(self, dice: Sequence[int]) -> tuple[int, ...]:
+        """The cells the player to move may place on with these final dice (empty when over)."""
+        hand = self._hand_fast(dice)
+        if self.is_over:
+            return ()
+        legal = np.zeros(self.config.layout.n_cells, dtype=np.bool_)
+        K._legal_cells(self.config.board, self._state, self.to_move, hand, legal)
+        return tuple(int(x) for x in np.flatnonzero(legal))
 
     def why_illegal(self, cell: int, dice: Sequence[int]) -> str | None:
         """The rule a placement would break, or None if it is legal."""
@@ -256,10 +290,11 @@ class Game:
 
         Returns the points scored; raises :class:`IllegalMoveError` naming the rule broken.
         """
-        reason = self.why_illegal(cell, dice)
-        if reason is not None:
-            raise IllegalMoveError(f"illegal placement: {reason}")
-        points = int(K._place(self.config.board, self._state, self.to_move, int(cell)))
+        cell = self._check_cell(cell)
+        board, hand = self.config.board, self._hand_fast(dice)
+        if self.is_over or K._placement_error(board, self._state, self.to_move, cell, hand):
+            raise IllegalMoveError(f"illegal placement: {self.why_illegal(cell, dice)}")
+        points = int(K._place(board, self._state, self.to_move, cell))
         K._end_turn(self.config.board, self._state)
         return points
 
@@ -345,6 +380,13 @@ class Game:
             )
             raise IllegalMoveError(f"no Happy Hour die to roll: {why}")
         K._end_turn(board, state)
+
+
+@cache
+def _rolls_to_hand() -> dict[tuple[int, ...], int]:
+    """The hand index of each of the 6**5 ordered rolls of five dice."""
+    t = dice_tables()
+    return {r: t.hand_index(r) for r in itertools.product(range(1, 7), repeat=5)}
 
 
 def _effect(face: int | HappyHourEffect) -> HappyHourEffect:

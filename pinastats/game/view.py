@@ -1,14 +1,102 @@
-"""Reading a game as a player does: the legal placements, the board as a table and as a drawing."""
+"""Reading a game as a player does: cells, result, placements, the board as table and drawing.
+
+The views are frozen snapshots: reading them never changes the game, and a move
+played afterwards does not change a view already taken.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from pinastats.game.rules import EndReason
+
 if TYPE_CHECKING:
     from pinastats.game.game import Game
+
+
+@dataclass(frozen=True)
+class CellView:
+    """One cell of the board as it is now: place, coaster, side and the seat on each space.
+
+    ``spaces`` has one entry on side A and two on side B (``None``: a free space).
+    """
+
+    cell: int
+    row: int
+    col: int
+    coaster: str
+    combination: str
+    side: str
+    spaces: tuple[int | None, ...]
+
+    @property
+    def tokens(self) -> tuple[int, ...]:
+        """The seats with a token on the cell, in space order."""
+        return tuple(s for s in self.spaces if s is not None)
+
+    @property
+    def is_full(self) -> bool:
+        """Whether every token space of the cell is taken."""
+        return None not in self.spaces
+
+
+def cell_views(game: Game) -> tuple[CellView, ...]:
+    """Every cell of ``game`` as a :class:`CellView`, in cell order."""
+    state, catalogue = game.state, game.config.catalogue.coasters
+    out = []
+    for cell, (r, c) in enumerate(game.config.layout.cells):
+        coaster = catalogue[int(state.cell_coaster[cell])]
+        side = int(state.cell_side[cell])
+        seats = state.spaces[cell, : 1 + side]
+        out.append(
+            CellView(
+                cell,
+                r,
+                c,
+                coaster.id,
+                coaster.combination.value,
+                "AB"[side],
+                tuple(None if t < 0 else int(t) for t in seats),
+            )
+        )
+    return tuple(out)
+
+
+class Outcome(Enum):
+    """The end result of a game, in four kinds."""
+
+    ONGOING = "ongoing"
+    """The game is still being played."""
+    WON = "won"
+    """A seat won (a line, the score, or the tie-break on recency)."""
+    DRAW = "draw"
+    """Tied leaders, none of whom ever placed a token: nobody won."""
+    TURN_LIMIT = "turn limit"
+    """The safety limit on turns stopped the game: nobody won."""
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How a game stands: the :class:`Outcome`, the winning seat and the engine's reason."""
+
+    outcome: Outcome
+    winner: int | None
+    reason: EndReason
+
+    @classmethod
+    def of(cls, reason: EndReason, winner: int | None) -> GameResult:
+        """The result of a game that ended for ``reason`` (``winner``: the seat, or None)."""
+        if reason is EndReason.ONGOING:
+            return cls(Outcome.ONGOING, None, reason)
+        if reason is EndReason.TURN_LIMIT:
+            return cls(Outcome.TURN_LIMIT, None, reason)
+        if winner is None:
+            return cls(Outcome.DRAW, None, reason)
+        return cls(Outcome.WON, winner, reason)
 
 
 @dataclass(frozen=True)

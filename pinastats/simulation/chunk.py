@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, TypeGuard
 
 import numpy as np
 import numpy.typing as npt
 
 from pinastats.agents.builtin import Agent
+from pinastats.agents.protocol import AgentProtocol
 from pinastats.agents.tables import turn_tables, workspace
 from pinastats.game._state import empty_state
 from pinastats.game.config import GameConfig
@@ -64,12 +65,26 @@ class ChunkSpec:
     games: int
     seed: np.random.SeedSequence
     config: GameConfig
-    agents: tuple[Agent, ...]
+    agents: tuple[AgentProtocol, ...]
     first_seat: int  # -1: random first player
 
 
+def _built_in(agents: tuple[AgentProtocol, ...]) -> TypeGuard[tuple[Agent, ...]]:
+    """Whether every seat is a built-in agent (the chunk then runs in the kernel)."""
+    return all(isinstance(a, Agent) for a in agents)
+
+
 def run_chunk(spec: ChunkSpec) -> dict[str, IntArray]:
-    """Play the chunk's games; return the per-game arrays of :data:`CHUNK_FIELDS`."""
+    """Play the chunk's games; return the per-game arrays of :data:`CHUNK_FIELDS`.
+
+    Built-in agents play in the chunk kernel; a chunk with any other agent plays
+    turn by turn in Python (:mod:`pinastats.simulation.python_chunk`), the same games.
+    """
+    agents = spec.agents
+    if not _built_in(agents):
+        from pinastats.simulation.python_chunk import run_python_chunk
+
+        return run_python_chunk(spec)
     config = spec.config
     n, p = spec.games, config.players
 
@@ -93,8 +108,8 @@ def run_chunk(spec: ChunkSpec) -> dict[str, IntArray]:
         empty_state(config.layout.n_cells, p),
         turn_tables(config.rules.rolls),
         workspace(config),
-        np.array([a.code for a in spec.agents], dtype=np.int64),
-        np.stack([a.param_vector() for a in spec.agents]),
+        np.array([a.code for a in agents], dtype=np.int64),
+        np.stack([a.param_vector() for a in agents]),
         np.random.default_rng(spec.seed),
         setup,
         out,

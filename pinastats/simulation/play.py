@@ -13,13 +13,13 @@ import numpy as np
 
 from pinastats.agents._rollout import _agent_turn
 from pinastats.agents.builtin import Agent, make_agent
+from pinastats.agents.protocol import AgentProtocol
 from pinastats.agents.tables import turn_tables
-from pinastats.dice.hands import dice_tables
 from pinastats.errors import PinastatsError
 from pinastats.game import _happy_hour as HHK
-from pinastats.game import _kernels as GK
 from pinastats.game.game import Game, IllegalMoveError, Seed, as_generator
 from pinastats.game.rules import HappyHourEffect
+from pinastats.game.turn import Dice, Turn, checked_keep
 
 
 @dataclass
@@ -46,42 +46,53 @@ class TurnRecord:
         return len(self.rolls)
 
 
-def _roll(rng: np.random.Generator, keep: Sequence[int]) -> tuple[int, ...]:
-    """Keep ``keep``, roll the other dice with the engine's roll kernel; the new dice."""
-    t = dice_tables()
-    tables = turn_tables()
-    hand = GK._roll(rng, tables.keep_counts, tables.key_to_hand, t.keep_index(keep))
-    return tuple(int(d) for d in t.hand_dice[hand])
+def _agent_keep(agent: AgentProtocol, game: Game, turn: Turn, rng: np.random.Generator) -> Dice:
+    keep = agent.choose_keep(game, turn.dice, turn.rolls_left, rng)
+    try:
+        return checked_keep(keep, turn.dice)
+    except PinastatsError as error:
+        raise IllegalMoveError(f"agent {agent.name!r} chose a bad keep: {error}") from None
 
 
-def play_turn(game: Game, agent: Agent, rng: np.random.Generator) -> TurnRecord:
+def play_turn(game: Game, agent: AgentProtocol, rng: np.random.Generator) -> TurnRecord:
     """Play the mover's turn step by step in Python, with the agent's decisions.
 
     The phases and the random draws are those of the kernel turn
-    (:mod:`pinastats.agents._turn`): the same seed plays the same turn.
+    (:mod:`pinastats.agents._turn`): the same seed plays the same turn. The
+    agent's choices are checked (a keep must be part of the dice, a cell legal,
+    a Happy Hour choice one of the options).
     """
+    if game.is_over:
+        raise IllegalMoveError(f"the game is over ({game.end_reason.name})")
     record = TurnRecord(player=game.to_move)
-    rolls = game.config.rules.rolls
     agent.start_turn(game)
-    dice = _roll(rng, ())
-    record.rolls.append(dice)
-    for rolls_left in range(rolls - 1, 0, -1):
-        keep = agent.choose_keep(game, dice, rolls_left, rng)
-        if keep == dice:
-            break
-        record.keeps.append(keep)
-        dice = _roll(rng, keep)
-        record.rolls.append(dice)
-    if game.legal_placements(dice):
-        record.cell = agent.choose_placement(game, dice, rng)
+    turn = Turn.start(game, rng)
+    while not turn.is_done:
+        turn.keep(_agent_keep(agent, game, turn, rng), rng)
+    record.rolls, record.keeps = list(turn.rolls), list(turn.keeps)
+    dice = turn.dice
+    legal = game.legal_cells(dice)
+    if legal:
+        cell = agent.choose_placement(game, dice, rng)
+        if cell not in legal:
+            raise IllegalMoveError(
+                f"agent {agent.name!r} chose cell {cell!r}; the legal cells with the dice "
+                f"{list(dice)} are {list(legal)}"
+            )
+        record.cell = int(cell)
         record.points = game.place(record.cell, dice)
         return record
     effect = option = None
-    if game.config.rules.happy_hour and record.rolls_used == rolls:
+    if game.config.rules.happy_hour and record.rolls_used == turn.rolls_allowed:
         effect = HappyHourEffect(int(HHK._draw_happy_hour(rng)))
         options = game.happy_hour_options(effect)
         if options:
             option = agent.choose_happy_hour(game, effect, options, rng)
+            if option not in options:
+                raise IllegalMoveError(
+                    f"agent {agent.name!r} chose Happy Hour option {option!r} for "
+                    f"{effect.name}; the options are {options}"
+                )
         record.happy_hour, record.happy_hour_option = effect, option
     game.end_turn_without_placement(
         dice, None if effect is None else int(effect), option, rolls_used=record.rolls_used
@@ -107,16 +118,20 @@ def play_turn_fast(game: Game, agent: Agent, rng: np.random.Generator) -> bool:
 
 
 def play_game(
-    game: Game, agents: Sequence[Agent | str], seed: Seed = None, *, fast: bool = True
+    game: Game, agents: Sequence[AgentProtocol | str], seed: Seed = None, *, fast: bool = True
 ) -> Game:
-    """Play ``game`` to its end; ``agents[p]`` plays seat ``p``. Returns the game."""
+    """Play ``game`` to its end; ``agents[p]`` plays seat ``p``. Returns the game.
+
+    ``fast`` plays built-in agents' turns in one kernel call; other agents always
+    play on the readable path.
+    """
     if len(agents) != game.players:
         raise PinastatsError(f"{len(agents)} agents for {game.players} players: name one per seat")
     seats = [make_agent(a) for a in agents]
     rng = as_generator(seed)
     while not game.is_over:
         agent = seats[game.to_move]
-        if fast:
+        if fast and isinstance(agent, Agent):
             play_turn_fast(game, agent, rng)
         else:
             play_turn(game, agent, rng)
