@@ -56,17 +56,25 @@ def test_rolls_used_is_checked(bad: object) -> None:
         game(rules=HH).end_turn_without_placement(NOTHING, rolls_used=bad)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("agent", ["random", "greedy", "ev", "strategic", "rollout(rollouts=2)"])
-@pytest.mark.parametrize("players", [2, 4])
-def test_the_die_is_rolled_only_after_all_rolls(agent: str, players: int) -> None:
-    """Over whole games of every agent: Happy Hour implies all rolls used, and vice versa."""
-    config = GameConfig(players=players, rules=HH)
+@pytest.mark.parametrize(
+    ("agent", "n_games"),
+    [
+        ("random", 1000),
+        ("greedy", 1000),
+        ("ev", 1000),
+        ("strategic", 1000),
+        ("rollout(rollouts=2)", 6),
+    ],
+)
+def test_the_die_is_rolled_only_after_all_rolls(agent: str, n_games: int) -> None:
+    """Over whole games of every agent (2, 3 and 4 players in turn): Happy Hour implies all
+    rolls used, and a turn that used all its rolls and placed nothing rolled the die."""
+    configs = [GameConfig(players=p, rules=HH) for p in (2, 3, 4)]
     player = make_agent(agent)
     rng = np.random.default_rng(7)
     turns = happy_hours = 0
-    n_games = 3 if agent.startswith("rollout") else 60
     for seed in range(n_games):
-        g = Game.new(config=config, seed=seed)
+        g = Game.new(config=configs[seed % 3], seed=seed)
         while not g.is_over:
             record = play_turn(g, player, rng)
             turns += 1
@@ -78,10 +86,10 @@ def test_the_die_is_rolled_only_after_all_rolls(agent: str, players: int) -> Non
                 assert record.cell is None
             elif record.cell is None and record.rolls_used == HH.rolls:
                 pytest.fail(f"a turn used every roll, placed nothing and rolled no die: {record}")
-    assert turns > 0
+    assert turns > 10 * n_games
     if agent == "random":  # it stops after its first roll: never a Happy Hour
         assert happy_hours == 0
-    elif agent in ("ev", "strategic"):
+    elif agent != "rollout(rollouts=2)":
         assert happy_hours > 0
 
 
