@@ -34,6 +34,7 @@ from pinastats.dice.hands import check_dice, dice_tables
 from pinastats.errors import PinastatsError
 from pinastats.game.game import Game, IllegalMoveError
 from pinastats.game.rules import HappyHourEffect
+from pinastats.game.turn import check_rerolls_left
 
 
 class AgentKind(StrEnum):
@@ -166,16 +167,7 @@ class Agent:
         called when it was not, or was for another position).
         """
         hand = dice_tables().hand_index(check_dice(dice))
-        rolls = game.config.rules.rolls
-        if (
-            isinstance(rolls_left, bool)
-            or not isinstance(rolls_left, int | np.integer)
-            or not 1 <= rolls_left <= rolls - 1
-        ):
-            raise PinastatsError(
-                f"rolls left must be a whole number from 1 to {rolls - 1} (re-rolls still "
-                f"allowed this turn), got {rolls_left!r}"
-            )
+        rolls_left = check_rerolls_left(game, rolls_left)
         work = self._work(game)
         if self._prepared(game)[0] != _position_key(game):
             self.start_turn(game)
@@ -184,7 +176,7 @@ class Agent:
             self.param_vector(),
             game.config.board,
             game.state,
-            turn_tables(rolls),
+            turn_tables(game.config.rules.rolls),
             work,
             game.to_move,
             hand,

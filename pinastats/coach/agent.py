@@ -32,6 +32,7 @@ from pinastats.dice.hands import check_dice, dice_tables
 from pinastats.errors import PinastatsError
 from pinastats.game.game import Game, IllegalMoveError
 from pinastats.game.rules import HappyHourEffect
+from pinastats.game.turn import check_rerolls_left
 
 COACH_PLAYOUTS = 64
 """Default play-outs per outcome position of the ``coach`` agent."""
@@ -105,19 +106,15 @@ class Coach:
     ) -> tuple[int, ...]:
         """The dice to keep (all five = stop) with ``rolls_left`` re-rolls still allowed."""
         hand = dice_tables().hand_index(check_dice(dice))
-        rolls = game.config.rules.rolls
-        if (
-            isinstance(rolls_left, bool)
-            or not isinstance(rolls_left, int | np.integer)
-            or not 1 <= rolls_left <= rolls - 1
-        ):
-            raise PinastatsError(
-                f"rolls left must be a whole number from 1 to {rolls - 1} (re-rolls still "
-                f"allowed this turn), got {rolls_left!r}"
-            )
+        rolls_left = check_rerolls_left(game, rolls_left)
         o = self._estimate(game)
         turn = solve_win_turn(
-            self._w, o.shows, o.pass_column, o.happy_columns, int(rolls_left), rolls
+            self._w,
+            o.shows,
+            o.pass_column,
+            o.happy_columns,
+            int(rolls_left),
+            game.config.rules.rolls,
         )
         return dice_tables().keep_of(turn.keep_of(hand, int(rolls_left)))
 

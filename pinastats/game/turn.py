@@ -95,6 +95,21 @@ def checked_keep(keep: Sequence[int], dice: Dice) -> Dice:
     return check_keep(keep, dice)
 
 
+def check_rerolls_left(game: Game, rolls_left: int) -> int:
+    """Validate the re-rolls still allowed in the mover's turn: 1 to ``rules.rolls - 1``."""
+    rolls = game.config.rules.rolls
+    if (
+        isinstance(rolls_left, bool)
+        or not isinstance(rolls_left, int | np.integer)
+        or not 1 <= rolls_left <= rolls - 1
+    ):
+        raise PinastatsError(
+            f"rolls left must be a whole number from 1 to {rolls - 1} (re-rolls still "
+            f"allowed this turn), got {rolls_left!r}"
+        )
+    return int(rolls_left)
+
+
 def hand_index(dice: Sequence[int]) -> int:
     """The dice layer's index of five dice (a table lookup for sorted tuples of ints)."""
     index = _hand_indices().get(dice) if isinstance(dice, tuple) else None
