@@ -142,7 +142,7 @@ def keep_outcomes(keep: Sequence[int]) -> tuple[tuple[Dice, Fraction], ...]:
     The probabilities sum to 1; keeping all five dice reaches that hand surely.
 
     >>> keep_outcomes([1, 2, 3, 4])[:2]
-    ((((1, 1, 2, 3, 4), Fraction(1, 6)), ((1, 2, 2, 3, 4), Fraction(1, 6)))
+    (((1, 1, 2, 3, 4), Fraction(1, 6)), ((1, 2, 2, 3, 4), Fraction(1, 6)))
     """
     kept = check_keep(keep)
     total = 6 ** (N_DICE - len(kept))
