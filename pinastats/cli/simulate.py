@@ -15,7 +15,7 @@ from pinastats.cli._common import fail, non_negative_int, positive_int, write_js
 from pinastats.cli._summary import summary_text as summary_text
 
 if TYPE_CHECKING:
-    from pinastats.agents.builtin import Agent
+    from pinastats.agents.protocol import AgentProtocol
     from pinastats.game.config import GameConfig
     from pinastats.simulation.runner import Engine
 
@@ -41,7 +41,10 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--agents",
         required=True,
         metavar="LIST",
-        help="comma-separated agents, seat 0 first, e.g. ev,greedy or 'strategic(line=4),ev'",
+        help=(
+            "comma-separated agents, seat 0 first, e.g. ev,greedy or 'strategic(line=4),ev'; "
+            "one's own as FILE.py:Class or module:Class, e.g. examples/corner_agent.py:CornerAgent"
+        ),
     )
     parser.add_argument(
         "--players",
@@ -222,10 +225,10 @@ def run(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- input
 
 
-def _agents(text: str) -> list[Agent]:
-    from pinastats.agents.builtin import make_agent
+def _agents(text: str) -> list[AgentProtocol]:
+    from pinastats.agents.loading import resolve_agent
 
-    return [make_agent(spec) for spec in split_agents(text)]
+    return [resolve_agent(spec) for spec in split_agents(text)]
 
 
 def _config(args: argparse.Namespace, players: int) -> GameConfig:

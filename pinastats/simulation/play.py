@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pinastats.agents._rollout import _agent_turn
-from pinastats.agents.builtin import Agent, make_agent
+from pinastats.agents.builtin import Agent
+from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.agents.tables import turn_tables
 from pinastats.errors import PinastatsError
@@ -127,7 +128,7 @@ def play_game(
     """
     if len(agents) != game.players:
         raise PinastatsError(f"{len(agents)} agents for {game.players} players: name one per seat")
-    seats = [make_agent(a) for a in agents]
+    seats = [resolve_agent(a) for a in agents]
     rng = as_generator(seed)
     while not game.is_over:
         agent = seats[game.to_move]

@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from pinastats.agents.builtin import Agent
+from pinastats.agents.protocol import AgentProtocol
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.rules import EndReason, Trigger
@@ -85,7 +85,7 @@ class SimulationResult:
     games: pd.DataFrame
     owners: npt.NDArray[np.int64]
     config: GameConfig
-    agents: tuple[Agent, ...]
+    agents: tuple[AgentProtocol, ...]
     seed: int
     elapsed: float
     workers: int
@@ -98,7 +98,7 @@ class SimulationResult:
         a: dict[str, npt.NDArray[np.int64]],
         *,
         config: GameConfig,
-        agents: tuple[Agent, ...],
+        agents: tuple[AgentProtocol, ...],
         seed: int,
         elapsed: float,
         workers: int,

@@ -21,7 +21,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from pinastats.agents.builtin import Agent, make_agent
+from pinastats.agents.loading import resolve_agent
+from pinastats.agents.protocol import AgentProtocol
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.simulation.chunk import CHUNK_FIELDS, ChunkSpec, run_chunk, warm_up
@@ -45,7 +46,7 @@ def _chunk_specs(
     chunk_size: int,
     seed: int,
     config: GameConfig,
-    agents: tuple[Agent, ...],
+    agents: tuple[AgentProtocol, ...],
     first_seat: int,
 ) -> Iterator[ChunkSpec]:
     """The chunks of a run, planned as they are consumed (constant memory).
@@ -246,7 +247,7 @@ def _run_dask(
 
 
 def simulate(
-    agents: Sequence[Agent | str],
+    agents: Sequence[AgentProtocol | str],
     games: int,
     *,
     seed: int = 0,
@@ -272,7 +273,7 @@ def simulate(
     memory are refused (:func:`check_memory`). Ctrl-C (or SIGTERM raised as a
     ``KeyboardInterrupt``) raises :class:`Interrupted` with the games played.
     """
-    seats = tuple(make_agent(a) for a in agents)
+    seats = tuple(resolve_agent(a) for a in agents)
     if config is None:
         config = GameConfig(players=len(seats) if players is None else players)
     if players is not None and players != config.players:
