@@ -162,7 +162,7 @@ def review_text(review: GameReview) -> str:
         for d in review.decisions
     ]
     header = ["turn", "seat", "decision", "dice", "played", "win", "best", "best win", "loss", ""]
-    table = render_table(header, rows, "rrllllrlr")
+    table = render_table(header, rows, "rrlllrlrrl")
     totals = "; ".join(
         f"seat {s} ({review.agents[s]}) {percent(v, 1)}" for s, v in review.given_away.items()
     )
