@@ -103,6 +103,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     parser.add_argument(
         "--out", metavar="FILE", help="save one row per game to FILE (.parquet or .csv)"
     )
+    _add_record_option(parser)
     parser.add_argument(
         "--format",
         choices=FORMATS,
@@ -198,6 +199,8 @@ def run(args: argparse.Namespace) -> int:
         fail("--worker-timeout is for the Dask engine: add --engine dask or --scheduler")
     if args.out is not None:
         _check_out(args.out)
+    if args.record is not None:
+        _check_record(args.record)
     check_memory(args.games, config)
     ensure_warm(["games"], quiet=args.quiet)
     result = simulate(
@@ -212,6 +215,7 @@ def run(args: argparse.Namespace) -> int:
         chunk_size=args.chunk_size or DEFAULT_CHUNK,
         progress=not (args.no_progress or args.quiet),
         worker_timeout=args.worker_timeout or WORKER_TIMEOUT,
+        record=args.record,
     )
     saved = None if args.out is None else str(result.save(args.out))
     summary = result.summary() | {"first_seat": args.first_seat, "out": saved}
@@ -272,3 +276,24 @@ def _check_out(path: str) -> None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         fail(f"--out {path}: cannot create its folder ({exc.strerror or exc}: {exc.filename})")
+
+
+def _add_record_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--record",
+        metavar="FILE",
+        help="also write every game's record to FILE (JSON Lines, for 'pinastats review'); "
+        "slower: each game is played again turn by turn in Python (tens of games a second)",
+    )
+
+
+def _check_record(path: str) -> None:
+    """Fail before playing if ``--record`` cannot be written."""
+    from pathlib import Path
+
+    if Path(path).is_dir():
+        fail(f"--record {path}: is a directory; give a file name (e.g. games.jsonl)")
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"--record {path}: cannot create its folder ({exc.strerror or exc}: {exc.filename})")

@@ -15,8 +15,9 @@ import sys
 import time
 import warnings
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -116,14 +117,20 @@ def check_memory(games: int, config: GameConfig, available: int | None = None) -
     )
 
 
-def _run_local(specs: Iterator[ChunkSpec], workers: int, bar: _Progress) -> list[dict[str, Any]]:
+PlayChunk = Callable[[ChunkSpec], dict[str, Any]]
+"""What plays a chunk: :func:`run_chunk`, or the recording chunk of :func:`_recording`."""
+
+
+def _run_local(
+    specs: Iterator[ChunkSpec], workers: int, bar: _Progress, play: PlayChunk = run_chunk
+) -> list[dict[str, Any]]:
     """Play the chunks on ``workers`` threads, in chunk order, ``2 workers`` chunks in flight."""
     warm_up()
     bar.begin()
     parts = []
     if workers == 1:
         for spec in specs:
-            parts.append(run_chunk(spec))
+            parts.append(play(spec))
             bar.update(spec.games)
         return parts
     # kernels release the GIL, so threads run them on separate cores; leaving the
@@ -132,7 +139,7 @@ def _run_local(specs: Iterator[ChunkSpec], workers: int, bar: _Progress) -> list
         flight: deque[tuple[ChunkSpec, Future[dict[str, Any]]]] = deque()
         try:
             for spec in specs:
-                flight.append((spec, pool.submit(run_chunk, spec)))
+                flight.append((spec, pool.submit(play, spec)))
                 while len(flight) >= 2 * workers:
                     done, future = flight.popleft()
                     parts.append(future.result())
@@ -147,11 +154,11 @@ def _run_local(specs: Iterator[ChunkSpec], workers: int, bar: _Progress) -> list
                 future.cancel()
 
 
-def _play_chunk(spec: ChunkSpec) -> tuple[str, dict[str, Any]]:
+def _play_chunk(spec: ChunkSpec, play: PlayChunk = run_chunk) -> tuple[str, dict[str, Any]]:
     """A Dask task: the chunk's arrays and the address of the worker that played it."""
     from dask.distributed import get_worker
 
-    return get_worker().address, run_chunk(spec)
+    return get_worker().address, play(spec)
 
 
 def _connect(workers: int, scheduler: str | None) -> tuple[Any, Any]:
@@ -189,6 +196,7 @@ def _run_dask(
     scheduler: str | None,
     bar: _Progress,
     worker_timeout: float,
+    play: PlayChunk = run_chunk,
 ) -> tuple[list[dict[str, Any]], int]:
     """Play the chunks on a Dask cluster; return the parts in chunk order and the workers that ran.
 
@@ -215,7 +223,7 @@ def _run_dask(
         todo = iter(specs)
         while True:
             for spec in itertools.islice(todo, window - len(pending)):
-                pending[client.submit(_play_chunk, spec, pure=False)] = spec
+                pending[client.submit(_play_chunk, spec, play, pure=False)] = spec
             if not pending:
                 break
             try:
@@ -260,6 +268,7 @@ def simulate(
     chunk_size: int = DEFAULT_CHUNK,
     progress: bool | ProgressMode = False,
     worker_timeout: float = WORKER_TIMEOUT,
+    record: str | Path | None = None,
 ) -> SimulationResult:
     """Play ``games`` games; ``agents[p]`` sits in seat ``p``.
 
@@ -272,6 +281,9 @@ def simulate(
     terminal and lines elsewhere. Runs whose per-game table would not fit in
     memory are refused (:func:`check_memory`). Ctrl-C (or SIGTERM raised as a
     ``KeyboardInterrupt``) raises :class:`Interrupted` with the games played.
+    ``record``: also write the record of every game to this file (JSON Lines,
+    ``docs/records.md``); each game is then played again on the readable Python
+    path, which is much slower.
     """
     seats = tuple(resolve_agent(a) for a in agents)
     if config is None:
@@ -307,12 +319,13 @@ def simulate(
     if progress is True:
         progress = "bar" if sys.stderr.isatty() else "lines"
     bar = _Progress(games, progress or "off")
+    play = run_chunk if record is None else _recording(record, seed, chunk_size)
     try:
         if engine == "dask" or scheduler is not None:
-            parts, workers = _run_dask(specs, workers, scheduler, bar, worker_timeout)
+            parts, workers = _run_dask(specs, workers, scheduler, bar, worker_timeout, play)
             engine = "dask"
         else:
-            parts = _run_local(specs, workers, bar)
+            parts = _run_local(specs, workers, bar, play)
             workers = min(workers, len(parts))
     except KeyboardInterrupt as exc:
         bar.close()
@@ -321,6 +334,8 @@ def simulate(
         bar.close()
         raise
     elapsed = time.perf_counter() - bar.start
+    if record is not None:
+        _write_records(record, parts)
     arrays = {name: np.concatenate([p[name] for p in parts]) for name in CHUNK_FIELDS}
     return SimulationResult.from_arrays(
         arrays,
@@ -332,3 +347,24 @@ def simulate(
         engine=engine,
         chunk_size=chunk_size,
     )
+
+
+def _recording(path: str | Path, seed: int, chunk_size: int) -> PlayChunk:
+    """The chunk player of a recorded run (checks first that ``path`` can be written)."""
+    import functools
+
+    from pinastats.records.record import recorded_chunk
+
+    target = Path(path)
+    if target.is_dir():
+        raise PinastatsError(f"record file {str(path)!r} is a directory: give a file name")
+    if not target.parent.is_dir():
+        raise PinastatsError(f"record file {str(path)!r}: its folder does not exist")
+    return functools.partial(recorded_chunk, seed=seed, chunk_size=chunk_size)
+
+
+def _write_records(path: str | Path, parts: list[dict[str, Any]]) -> None:
+    """Write the records of the chunks, in chunk order, one game a line."""
+    from pinastats.records.format import write_lines
+
+    write_lines(path, (line for part in parts for line in part.pop("records")))
