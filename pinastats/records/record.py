@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from pinastats.agents.builtin import make_agent
+from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.errors import PinastatsError
 from pinastats.game import _kernels as K
@@ -250,11 +250,11 @@ def record_games(
     from pinastats.simulation.runner import DEFAULT_CHUNK, _chunk_specs
 
     size = DEFAULT_CHUNK if chunk_size is None else chunk_size
-    seats = tuple(make_agent(a) for a in agents)
+    seats = tuple(resolve_agent(a) for a in agents)
     config = GameConfig(players=len(seats)) if config is None else config
     _check_run(len(seats), games, seed, config, first_seat, size)
     out: list[GameRecord] = []
     first = -1 if first_seat is None else first_seat
-    for spec in _chunk_specs(games, size, seed, config, seats, first):  # type: ignore[arg-type]
+    for spec in _chunk_specs(games, size, seed, config, seats, first):
         out.extend(record_chunk(spec, seed=seed, chunk_size=size))
     return out
