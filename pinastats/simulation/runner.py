@@ -15,7 +15,7 @@ import sys
 import time
 import warnings
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Literal
 
@@ -38,6 +38,14 @@ POLL = 0.5
 """Seconds between two looks at a Dask cluster's workers while waiting for chunks."""
 MEMORY_SHARE = 0.8
 """Share of the available memory the per-game table of a run may take."""
+
+ChunkSink = Callable[[int, dict[str, Any]], dict[str, Any]]
+"""Takes chunk ``i``'s arrays as they come; returns what the run keeps of them."""
+
+
+def _keep(index: int, part: dict[str, Any]) -> dict[str, Any]:
+    """The default chunk sink: the run keeps every game."""
+    return part
 
 
 def _chunk_specs(
@@ -115,14 +123,16 @@ def check_memory(games: int, config: GameConfig, available: int | None = None) -
     )
 
 
-def _run_local(specs: Iterator[ChunkSpec], workers: int, bar: _Progress) -> list[dict[str, Any]]:
+def _run_local(
+    specs: Iterator[ChunkSpec], workers: int, bar: _Progress, sink: ChunkSink = _keep
+) -> list[dict[str, Any]]:
     """Play the chunks on ``workers`` threads, in chunk order, ``2 workers`` chunks in flight."""
     warm_up()
     bar.begin()
     parts = []
     if workers == 1:
         for spec in specs:
-            parts.append(run_chunk(spec))
+            parts.append(sink(spec.index, run_chunk(spec)))
             bar.update(spec.games)
         return parts
     # kernels release the GIL, so threads run them on separate cores; leaving the
@@ -134,11 +144,11 @@ def _run_local(specs: Iterator[ChunkSpec], workers: int, bar: _Progress) -> list
                 flight.append((spec, pool.submit(run_chunk, spec)))
                 while len(flight) >= 2 * workers:
                     done, future = flight.popleft()
-                    parts.append(future.result())
+                    parts.append(sink(done.index, future.result()))
                     bar.update(done.games)
             while flight:
                 done, future = flight.popleft()
-                parts.append(future.result())
+                parts.append(sink(done.index, future.result()))
                 bar.update(done.games)
             return parts
         finally:
@@ -188,6 +198,7 @@ def _run_dask(
     scheduler: str | None,
     bar: _Progress,
     worker_timeout: float,
+    sink: ChunkSink = _keep,
 ) -> tuple[list[dict[str, Any]], int]:
     """Play the chunks on a Dask cluster; return the parts in chunk order and the workers that ran.
 
@@ -228,7 +239,7 @@ def _run_dask(
                 except TimeoutError:
                     continue
                 spec = pending.pop(future)
-                parts[spec.index], gathered = part, True
+                parts[spec.index], gathered = sink(spec.index, part), True
                 ran_on.add(address)
                 bar.update(spec.games)
             if gathered or client.scheduler_info()["workers"]:
@@ -259,6 +270,7 @@ def simulate(
     chunk_size: int = DEFAULT_CHUNK,
     progress: bool | ProgressMode = False,
     worker_timeout: float = WORKER_TIMEOUT,
+    chunk_sink: ChunkSink | None = None,
 ) -> SimulationResult:
     """Play ``games`` games; ``agents[p]`` sits in seat ``p``.
 
@@ -271,6 +283,9 @@ def simulate(
     terminal and lines elsewhere. Runs whose per-game table would not fit in
     memory are refused (:func:`check_memory`). Ctrl-C (or SIGTERM raised as a
     ``KeyboardInterrupt``) raises :class:`Interrupted` with the games played.
+    ``chunk_sink(i, arrays)`` gets chunk ``i``'s arrays and returns what the result keeps
+    (:mod:`pinastats.simulation.pieces` keeps none and writes them to files); with
+    it the memory check is the sink's business.
     """
     seats = tuple(make_agent(a) for a in agents)
     if config is None:
@@ -299,7 +314,8 @@ def simulate(
         raise PinastatsError(
             f"worker timeout must be a number of seconds > 0, got {worker_timeout!r}"
         )
-    check_memory(games, config)
+    if chunk_sink is None:
+        check_memory(games, config)
     specs = _chunk_specs(
         games, chunk_size, seed, config, seats, -1 if first_seat is None else first_seat
     )
@@ -308,10 +324,12 @@ def simulate(
     bar = _Progress(games, progress or "off")
     try:
         if engine == "dask" or scheduler is not None:
-            parts, workers = _run_dask(specs, workers, scheduler, bar, worker_timeout)
+            parts, workers = _run_dask(
+                specs, workers, scheduler, bar, worker_timeout, chunk_sink or _keep
+            )
             engine = "dask"
         else:
-            parts = _run_local(specs, workers, bar)
+            parts = _run_local(specs, workers, bar, chunk_sink or _keep)
             workers = min(workers, len(parts))
     except KeyboardInterrupt as exc:
         bar.close()
