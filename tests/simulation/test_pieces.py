@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -48,8 +49,9 @@ def test_pieces_concatenated_are_the_table_in_memory(tmp_path: Path, out: str, s
 def test_rounds_quantiles_from_counts_match_pandas() -> None:
     rounds = pd.Series([3, 9, 4, 4, 5, 7, 7, 7, 12, 5, 6])
     counts = GameCounts(players=1)
-    part = {"winner": rounds.to_numpy() * 0, "first": rounds.to_numpy() * 0,
-            "reason": rounds.to_numpy() * 0 + 1, "turns": rounds.to_numpy()}  # fmt: skip
+    turns = rounds.to_numpy(dtype=np.int64)
+    zeros = np.zeros(len(turns), dtype=np.int64)
+    part = {"winner": zeros, "first": zeros, "reason": zeros + 1, "turns": turns}
     counts.add(part)
     for q in (0.1, 0.25, 0.5, 0.75, 0.9):
         assert counts.rounds_quantile(q) == pytest.approx(rounds.quantile(q))
