@@ -47,9 +47,9 @@ def test_pieces_concatenated_are_the_table_in_memory(tmp_path: Path, out: str, s
 
 
 def test_rounds_quantiles_from_counts_match_pandas() -> None:
-    rounds = pd.Series([3, 9, 4, 4, 5, 7, 7, 7, 12, 5, 6])
+    turns = np.array([3, 9, 4, 4, 5, 7, 7, 7, 12, 5, 6], dtype=np.int64)
+    rounds = pd.Series(turns)
     counts = GameCounts(players=1)
-    turns = rounds.to_numpy(dtype=np.int64)
     zeros = np.zeros(len(turns), dtype=np.int64)
     part = {"winner": zeros, "first": zeros, "reason": zeros + 1, "turns": turns}
     counts.add(part)
