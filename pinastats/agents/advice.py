@@ -169,7 +169,7 @@ def advise(game: Game, dice: Sequence[int], rolls_left: int) -> Advice:
     rolls_left = check_rolls_left(rolls_left)
     if game.is_over:
         raise PinastatsError(
-            f"the game is over ({game.end_reason.name}); there is no turn to advise"
+            f"the game is over: {game.end_reason}; there is no turn to advise"
         )
     placements = sorted(game.legal_placements(hand), key=lambda p: (-p.points, p.cell))
     stop_points = placements[0].points if placements else 0

@@ -150,7 +150,7 @@ def draw(game: Game, width: int = 16) -> str:
     cell_width = max(len(t) for row in grid for t in row)
     lines = [" | ".join(t.ljust(cell_width) for t in row).rstrip() for row in grid]
     status = (
-        "over: " + game.end_reason.name.lower().replace("_", " ")
+        f"over: {game.end_reason}"
         if game.is_over
         else (f"seat {game.to_move} to move")
     )

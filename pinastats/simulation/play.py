@@ -63,7 +63,7 @@ def play_turn(game: Game, agent: AgentProtocol, rng: np.random.Generator) -> Tur
     a Happy Hour choice one of the options).
     """
     if game.is_over:
-        raise IllegalMoveError(f"the game is over ({game.end_reason.name})")
+        raise IllegalMoveError(f"the game is over: {game.end_reason}")
     record = TurnRecord(player=game.to_move)
     agent.start_turn(game)
     turn = Turn.start(game, rng)
@@ -103,7 +103,7 @@ def play_turn(game: Game, agent: AgentProtocol, rng: np.random.Generator) -> Tur
 def play_turn_fast(game: Game, agent: Agent, rng: np.random.Generator) -> bool:
     """Play the mover's turn in one kernel call; return True when the game is over."""
     if game.is_over:
-        raise IllegalMoveError(f"the game is over ({game.end_reason.name})")
+        raise IllegalMoveError(f"the game is over: {game.end_reason}")
     return bool(
         _agent_turn(
             agent.code,
