@@ -38,7 +38,14 @@ class IllegalMoveError(PinastatsError):
 
 def as_generator(seed: Seed) -> np.random.Generator:
     """A ``numpy.random.Generator`` from a seed, or the generator itself."""
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    if isinstance(seed, np.random.Generator):
+        return seed
+    try:
+        return np.random.default_rng(seed)
+    except (TypeError, ValueError):
+        raise PinastatsError(
+            f"seed must be a whole number >= 0, a numpy.random.Generator or None, got {seed!r}"
+        ) from None
 
 
 class Game:
