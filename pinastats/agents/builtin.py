@@ -228,7 +228,7 @@ class Agent:
         allowed = game.happy_hour_options(effect)
         if not options or any(o not in allowed for o in options):
             raise PinastatsError(
-                f"Happy Hour {HappyHourEffect(effect).name}: options must be a non-empty "
+                f"Happy Hour '{HappyHourEffect(effect)}': options must be a non-empty "
                 f"subset of {allowed}, got {options!r}"
             )
         arr = np.array(options, dtype=np.int64)
@@ -253,7 +253,7 @@ class AgentError(PinastatsError):
 
 def _check_playing(game: Game) -> None:
     if game.is_over:
-        raise IllegalMoveError(f"the game is over ({game.end_reason.name}); no decision to make")
+        raise IllegalMoveError(f"the game is over: {game.end_reason}; no decision to make")
 
 
 def _position_key(game: Game) -> bytes:

@@ -38,7 +38,14 @@ class IllegalMoveError(PinastatsError):
 
 def as_generator(seed: Seed) -> np.random.Generator:
     """A ``numpy.random.Generator`` from a seed, or the generator itself."""
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    if isinstance(seed, np.random.Generator):
+        return seed
+    try:
+        return np.random.default_rng(seed)
+    except (TypeError, ValueError):
+        raise PinastatsError(
+            f"seed must be a whole number >= 0, a numpy.random.Generator or None, got {seed!r}"
+        ) from None
 
 
 class Game:
@@ -239,7 +246,7 @@ class Game:
 
     def _check_ongoing(self) -> None:
         if self.is_over:
-            raise IllegalMoveError(f"the game is over ({self.end_reason.name})")
+            raise IllegalMoveError(f"the game is over: {self.end_reason}")
 
     def legal_placements(self, dice: Sequence[int]) -> list[Placement]:
         """Every cell the player to move may place on with these final dice."""
@@ -269,7 +276,7 @@ class Game:
         cell = self._check_cell(cell)
         hand = self._hand(dice)
         if self.is_over:
-            return f"the game is over ({self.end_reason.name})"
+            return f"the game is over: {self.end_reason}"
         player = self.to_move
         name = self.coaster(cell).combination.value
         reason = PlacementRule(
@@ -368,7 +375,7 @@ class Game:
                     option = options[0] if len(options) == 1 else None
                 if option not in options:
                     raise IllegalMoveError(
-                        f"Happy Hour {effect.name}: choose one of {options}, got {option!r}"
+                        f"Happy Hour '{effect}': choose one of {options}, got {option!r}"
                     )
                 HH._apply_happy_hour(board, state, self.to_move, int(effect), option)
         elif happy_hour is not None:

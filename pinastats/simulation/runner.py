@@ -41,6 +41,14 @@ POLL = 0.5
 MEMORY_SHARE = 0.8
 """Share of the available memory the per-game table of a run may take."""
 
+ChunkSink = Callable[[int, dict[str, Any]], dict[str, Any]]
+"""Takes chunk ``i``'s arrays as they come; returns what the run keeps of them."""
+
+
+def _keep(index: int, part: dict[str, Any]) -> dict[str, Any]:
+    """The default chunk sink: the run keeps every game."""
+    return part
+
 
 def _chunk_specs(
     games: int,
@@ -122,7 +130,11 @@ PlayChunk = Callable[[ChunkSpec], dict[str, Any]]
 
 
 def _run_local(
-    specs: Iterator[ChunkSpec], workers: int, bar: _Progress, play: PlayChunk = run_chunk
+    specs: Iterator[ChunkSpec],
+    workers: int,
+    bar: _Progress,
+    play: PlayChunk = run_chunk,
+    sink: ChunkSink = _keep,
 ) -> list[dict[str, Any]]:
     """Play the chunks on ``workers`` threads, in chunk order, ``2 workers`` chunks in flight."""
     warm_up()
@@ -130,7 +142,7 @@ def _run_local(
     parts = []
     if workers == 1:
         for spec in specs:
-            parts.append(play(spec))
+            parts.append(sink(spec.index, play(spec)))
             bar.update(spec.games)
         return parts
     # kernels release the GIL, so threads run them on separate cores; leaving the
@@ -142,11 +154,11 @@ def _run_local(
                 flight.append((spec, pool.submit(play, spec)))
                 while len(flight) >= 2 * workers:
                     done, future = flight.popleft()
-                    parts.append(future.result())
+                    parts.append(sink(done.index, future.result()))
                     bar.update(done.games)
             while flight:
                 done, future = flight.popleft()
-                parts.append(future.result())
+                parts.append(sink(done.index, future.result()))
                 bar.update(done.games)
             return parts
         finally:
@@ -197,6 +209,7 @@ def _run_dask(
     bar: _Progress,
     worker_timeout: float,
     play: PlayChunk = run_chunk,
+    sink: ChunkSink = _keep,
 ) -> tuple[list[dict[str, Any]], int]:
     """Play the chunks on a Dask cluster; return the parts in chunk order and the workers that ran.
 
@@ -237,7 +250,7 @@ def _run_dask(
                 except TimeoutError:
                     continue
                 spec = pending.pop(future)
-                parts[spec.index], gathered = part, True
+                parts[spec.index], gathered = sink(spec.index, part), True
                 ran_on.add(address)
                 bar.update(spec.games)
             if gathered or client.scheduler_info()["workers"]:
@@ -269,6 +282,7 @@ def simulate(
     progress: bool | ProgressMode = False,
     worker_timeout: float = WORKER_TIMEOUT,
     record: str | Path | None = None,
+    chunk_sink: ChunkSink | None = None,
 ) -> SimulationResult:
     """Play ``games`` games; ``agents[p]`` sits in seat ``p``.
 
@@ -284,6 +298,9 @@ def simulate(
     ``record``: also write the record of every game to this file (JSON Lines,
     ``docs/records.md``); each game is then played again on the readable Python
     path, which is much slower.
+    ``chunk_sink(i, arrays)`` gets chunk ``i``'s arrays and returns what the result keeps
+    (:mod:`pinastats.simulation.pieces` keeps none and writes them to files); with
+    it the memory check is the sink's business.
     """
     seats = tuple(resolve_agent(a) for a in agents)
     if config is None:
@@ -312,7 +329,8 @@ def simulate(
         raise PinastatsError(
             f"worker timeout must be a number of seconds > 0, got {worker_timeout!r}"
         )
-    check_memory(games, config)
+    if chunk_sink is None:
+        check_memory(games, config)
     specs = _chunk_specs(
         games, chunk_size, seed, config, seats, -1 if first_seat is None else first_seat
     )
@@ -322,10 +340,12 @@ def simulate(
     play = run_chunk if record is None else _recording(record, seed, chunk_size)
     try:
         if engine == "dask" or scheduler is not None:
-            parts, workers = _run_dask(specs, workers, scheduler, bar, worker_timeout, play)
+            parts, workers = _run_dask(
+                specs, workers, scheduler, bar, worker_timeout, play, chunk_sink or _keep
+            )
             engine = "dask"
         else:
-            parts = _run_local(specs, workers, bar, play)
+            parts = _run_local(specs, workers, bar, play, chunk_sink or _keep)
             workers = min(workers, len(parts))
     except KeyboardInterrupt as exc:
         bar.close()
