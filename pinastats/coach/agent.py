@@ -107,6 +107,13 @@ class Coach:
             self._key, self._outcomes, self._w = key, outcomes, runner.mean()
         return self._outcomes
 
+    def turn_win_probability(self, game: Game) -> float:
+        """The mover's chance to win before the first roll: ``K_R`` of the empty keep on ``W``."""
+        o = self._estimate(game)
+        rolls = game.config.rules.rolls
+        turn = solve_win_turn(self._w, o.shows, o.pass_column, o.happy_columns, rolls, rolls)
+        return float(turn.keep_value[rolls - 1, 0])
+
     def start_turn(self, game: Game) -> None:
         """Estimate the win probability of every outcome position of the turn."""
         self._estimate(game)
