@@ -32,7 +32,7 @@ from pinastats.game.game import Game
 FloatArray = npt.NDArray[np.float64]
 Dice = tuple[int, ...]
 
-DEFAULT_PLAYOUTS = 400
+DEFAULT_PLAYOUTS = 200
 """Most play-outs from each outcome position (the adaptive search stops earlier when clear)."""
 DEFAULT_BATCH = 100
 """Play-outs per outcome added between two checks of the lead."""
