@@ -74,8 +74,24 @@ TOP = 5
 """Keeps (or placements) shown when an :class:`Advice` is printed."""
 
 
+class KeptDice:
+    """What a keep says about the roll: ``stop`` and ``rerolled`` (``keep``: the dice kept)."""
+
+    keep: Dice
+
+    @property
+    def stop(self) -> bool:
+        """Whether this keeps all five dice, that is, ends the rolling."""
+        return len(self.keep) == N_DICE
+
+    @property
+    def rerolled(self) -> int:
+        """How many dice this re-rolls."""
+        return N_DICE - len(self.keep)
+
+
 @dataclass(frozen=True)
-class KeepAdvice:
+class KeepAdvice(KeptDice):
     """One way to continue the turn: keep some dice and re-roll the others, or stop.
 
     Attributes:
@@ -90,16 +106,6 @@ class KeepAdvice:
     expected_points: float
     fraction: Fraction
     best: bool
-
-    @property
-    def stop(self) -> bool:
-        """Whether this keeps all five dice, that is, ends the rolling."""
-        return len(self.keep) == N_DICE
-
-    @property
-    def rerolled(self) -> int:
-        """How many dice this re-rolls."""
-        return N_DICE - len(self.keep)
 
 
 @dataclass(frozen=True)

@@ -95,7 +95,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--playouts",
         type=positive_int,
         metavar="N",
-        help="with --objective win: most play-outs from each outcome position (default 400)",
+        help="with --objective win: most play-outs from each outcome position (default 200)",
     )
     parser.add_argument(
         "--seed",

@@ -10,10 +10,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from pinastats.dice.hands import check_dice, dice_tables
 from pinastats.errors import PinastatsError
@@ -27,6 +27,9 @@ from pinastats.game.setup import board_state, check_state, config_for
 from pinastats.game.setup import judge as judge_state
 from pinastats.game.view import CellView, GameResult, board_frame, cell_views, draw
 from pinastats.game.view import Placement as Placement  # re-exported: legal_placements' type
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 IntArray = npt.NDArray[np.int64]
 Seed = int | np.random.Generator | None

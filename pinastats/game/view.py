@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
-import pandas as pd
-
 from pinastats.game.rules import EndReason
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from pinastats.game.game import Game
 
 
@@ -140,6 +140,8 @@ def board_frame(game: Game) -> pd.DataFrame:
                 "spaces": game.spaces(cell),
             }
         )
+    import pandas as pd  # imported here: playing a game does not need it
+
     return pd.DataFrame(rows)
 
 
