@@ -1,0 +1,1 @@
+"""A designer's lab: fair starting scores, what coasters are worth, and what-if rules."""
