@@ -200,7 +200,9 @@ def search_starting_scores(
     _whole("seed", seed, 0)
     if max_games is not None:
         _whole("max games", max_games, first_round)
-    vectors = list(candidates) if candidates is not None else candidate_vectors(players, first, spread)
+    vectors = (
+        list(candidates) if candidates is not None else candidate_vectors(players, first, spread)
+    )
     for v in vectors:
         if len(v) != players or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
             raise PinastatsError(f"a candidate must be {players} whole numbers, got {v!r}")

@@ -51,8 +51,10 @@ def rulebook_scores(players: int) -> Scores:
 
 
 def candidate_vectors(players: int, first: int = 1, spread: int = 4) -> list[Scores]:
-    """Starting-score vectors: seat 1 on ``first``, later seats non-decreasing in
-    ``[first, first + spread]``; ``C(spread + n - 1, n - 1)`` of them, in lexical order.
+    """Starting-score vectors: seat 1 on ``first``, later seats non-decreasing.
+
+    Later seats lie in ``[first, first + spread]``: ``C(spread + n - 1, n - 1)``
+    vectors, in lexical order.
 
     >>> candidate_vectors(2, spread=2)
     [(1, 1), (1, 2), (1, 3)]

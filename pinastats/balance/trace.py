@@ -83,8 +83,17 @@ def _play_chunk(spec: ChunkSpec) -> tuple[ChunkOutput, PlacementLog]:
     config, n, p = spec.config, spec.games, spec.config.players
     n_cells = config.layout.n_cells
     agents = [a for a in spec.agents if isinstance(a, Agent)]
+
+    def per_game() -> IntArray:
+        return np.zeros(n, dtype=np.int64)
+
     out = ChunkOutput(
-        *(np.zeros(n, dtype=np.int64) for _ in range(6)),
+        first=per_game(),
+        winner=per_game(),
+        reason=per_game(),
+        trigger=per_game(),
+        turns=per_game(),
+        line=per_game(),
         scores=np.zeros((n, p), dtype=np.int64),
         placed=np.zeros((n, p), dtype=np.int64),
         owners=np.zeros((n, len(config.catalogue)), dtype=np.int64),
@@ -93,7 +102,7 @@ def _play_chunk(spec: ChunkSpec) -> tuple[ChunkOutput, PlacementLog]:
         np.zeros((n, n_cells), dtype=np.int64),
         *(np.zeros((n, n_cells, SPACES), dtype=np.int64) for _ in range(3)),
     )
-    _play_logged(
+    _play_logged(  # type: ignore[no-untyped-call]
         config.board,
         empty_state(n_cells, p),
         turn_tables(config.rules.rolls),
@@ -168,7 +177,9 @@ def play_traced(
             "winner": np.concatenate([o.winner for o in outs]),
             "end_reason": pd.Categorical.from_codes(
                 np.concatenate([o.reason for o in outs]) - 1,
-                categories=[r.name.lower() for r in EndReason if r is not EndReason.ONGOING],
+                categories=pd.Index(
+                    [r.name.lower() for r in EndReason if r is not EndReason.ONGOING]
+                ),
             ),
             "turns": turns,
             "rounds": -(-turns // config.players),

@@ -19,6 +19,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "pinastats.cli.advise",
     "pinastats.cli.simulate",
     "pinastats.cli.report",
+    "pinastats.cli.balance",
     "pinastats.cli.warm_up",
 )
 """Modules of the subcommands, in the order ``--help`` lists them."""
