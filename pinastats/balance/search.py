@@ -92,8 +92,11 @@ class SearchResult:
         return self.candidates[0]
 
     def runners_up(self, k: int = 4) -> tuple[Candidate, ...]:
-        """The next ``k`` vectors after the fairest."""
-        return self.candidates[1 : 1 + k]
+        """The next ``k`` vectors after the fairest (the rulebook's is reported on its own)."""
+        rest = [
+            c for c in self.candidates[1:] if c.starting_scores != self.rulebook.starting_scores
+        ]
+        return tuple(rest[:k])
 
     @property
     def within_precision(self) -> bool:
