@@ -20,6 +20,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "pinastats.cli.simulate",
     "pinastats.cli.report",
     "pinastats.cli.review",
+    "pinastats.cli.balance",
     "pinastats.cli.warm_up",
 )
 """Modules of the subcommands, in the order ``--help`` lists them."""
