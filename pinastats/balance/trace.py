@@ -102,7 +102,7 @@ def _play_chunk(spec: ChunkSpec) -> tuple[ChunkOutput, PlacementLog]:
         np.zeros((n, n_cells), dtype=np.int64),
         *(np.zeros((n, n_cells, SPACES), dtype=np.int64) for _ in range(3)),
     )
-    _play_logged(  # type: ignore[no-untyped-call]
+    _play_logged(
         config.board,
         empty_state(n_cells, p),
         turn_tables(config.rules.rolls),
