@@ -112,3 +112,22 @@ def test_self_play_counts_the_wins_of_each_seat() -> None:
 def test_bad_input_is_named(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(PinastatsError, match=message.replace("(", r"\(").replace(")", r"\)")):
         search_starting_scores(**kwargs)  # type: ignore[arg-type]
+
+
+def test_a_rigged_seat_is_detected_in_real_games() -> None:
+    """Real strategic self-play: seat 2 starting 8 points ahead wins far more than 1/2.
+
+    The search must name that seat (its interval above 1/2), drop the vector
+    after the first round, and keep a fair-ish vector in contention instead.
+    """
+    rigged = (1, 9)
+    result = search_starting_scores(
+        2, candidates=[(1, 1), rigged], first_round=300, budget=2_400, seed=3, workers=1
+    )
+    row = next(c for c in result.candidates if c.starting_scores == rigged)
+    (lo0, hi0), (lo1, hi1) = row.counts.intervals()
+    assert lo1 > 0.5 > hi0, (row.counts.rates, row.counts.intervals())
+    assert row.dropped_after == 0
+    assert row.counts.deviation_interval()[0] > 0.05
+    assert result.fairest.starting_scores != rigged
+    assert result.candidates[-1].starting_scores == rigged
