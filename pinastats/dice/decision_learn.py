@@ -122,8 +122,7 @@ def stage_values(solution: TurnSolution, rolls_left: int) -> tuple[FloatArray, F
 def _losses(solution: TurnSolution, rolls_left: int) -> FloatArray:
     """``(keeps, 252)`` loss of each vocabulary keep on each hand (inf where it cannot apply)."""
     keep_value, best = stage_values(solution, rolls_left)
-    index = _reading_index()
-    worst = np.where(index >= 0, keep_value[np.maximum(index, 0)], np.inf).min(axis=2)
+    worst = keep_value[_reading_index_filled()].min(axis=2)
     loss: FloatArray = best[None, :] - worst
     loss[~_readings()[1]] = np.inf
     return loss
@@ -138,6 +137,18 @@ def _reading_index() -> npt.NDArray[np.int64]:
     for j, rows in enumerate(readings):
         for h, ks in enumerate(rows):
             out[j, h, : len(ks)] = ks
+    return out
+
+
+@cache
+def _reading_index_filled() -> npt.NDArray[np.int64]:
+    """:func:`_reading_index` padded with each row's first reading (a minimum ignores repeats).
+
+    A hand no reading decides (a total whose test fails) gets keep 0; its loss is inf anyway.
+    """
+    index = _reading_index()
+    first = np.maximum(index[:, :, :1], 0)
+    out: npt.NDArray[np.int64] = np.where(index >= 0, index, first)
     return out
 
 
@@ -182,9 +193,11 @@ def learn_list(
     good = loss <= tol
     defaults = [j for j, k in enumerate(keeps) if k.action is not Action.TOTAL]
     defaults.sort(key=lambda j: (-float(w[left & good[j]].sum()), j))
+    n_bad = _bad_counts(left, good, rows)
+    bad = (_usable() & ~good).astype(np.float64)
     best: tuple[tuple[float, ...], list[tuple[int, int]], int, float] | None = None
     for d in defaults[:_DEFAULTS_TRIED]:
-        chosen, missed = _exceptions(d, left, good, w, rows, max_rules - 2)
+        chosen, missed = _exceptions(d, left, good, w, rows, max_rules - 2, n_bad, bad)
         lost = _mean_loss(chosen, d, left, loss, w, rows)
         covered = float(w.sum() - w[missed].sum())
         key = (float(missed.any()), -covered, float(len(chosen)), lost)
@@ -229,31 +242,58 @@ def _rows() -> FloatArray:
     return rows.astype(np.float64)
 
 
+@cache
+def _is_total() -> BoolArray:
+    """Per vocabulary keep: it keeps a total (and carries its own test)."""
+    return np.array([k.action is Action.TOTAL for k in keeps_vocabulary()])
+
+
+@cache
+def _usable() -> BoolArray:
+    """``(keeps, 252)``: the keep can decide the hand (a total only where its test holds)."""
+    _, applies = _readings()
+    out: BoolArray = applies | ~_is_total()[:, None]
+    return out
+
+
+def _bad_counts(left: BoolArray, good: BoolArray, rows: FloatArray) -> FloatArray:
+    """``(conditions + 1, keeps)``: hands left that each rule decides losing more than ``tol``."""
+    out: FloatArray = rows @ (left & _usable() & ~good).astype(np.float64).T
+    return out
+
+
 def _exceptions(
-    default: int, left: BoolArray, good: BoolArray, w: FloatArray, rows: FloatArray, most: int
-) -> tuple[list[tuple[int, int]], BoolArray]:
+    default: int, left: BoolArray, good: BoolArray, w: FloatArray, rows: FloatArray, most: int,
+    n_bad: FloatArray | None = None, bad: FloatArray | None = None,
+) -> tuple[list[tuple[int, int]], BoolArray]:  # fmt: skip
     """Rules ``(condition row, keep)`` covering the hands where ``default`` loses too much.
 
     Each rule loses at most the tolerance on every hand it decides and covers the
     likeliest exceptions left; at most ``most`` rules. Returns the rules and the
-    exceptions they leave.
+    exceptions they leave. ``n_bad`` is :func:`_bad_counts` of ``left`` and ``bad``
+    the 0/1 ``(keeps, 252)`` usable-and-too-lossy table (both shared by the
+    defaults tried); the counts are integers, kept exact by subtracting the
+    hands each chosen rule decides, and the gains are summed over the exceptions only.
     """
-    _, applies = _readings()
-    keeps = keeps_vocabulary()
-    is_total = np.array([k.action is Action.TOTAL for k in keeps])
+    usable = _usable()
+    is_total = _is_total()
+    bad = (usable & ~good).astype(np.float64) if bad is None else bad
+    n_bad = _bad_counts(left, good, rows) if n_bad is None else n_bad.copy()
+    wt = w + 1e-9
     left = left.copy()
     missed = left & ~good[default]
     chosen: list[tuple[int, int]] = []
     while missed.any() and len(chosen) < most:
-        here = left & (applies | ~is_total[:, None])
-        n_bad = rows @ (here & ~good).astype(np.float64).T
-        gain = rows @ ((here & missed) * (w + 1e-9)).T
+        cols = np.flatnonzero(missed)  # the exceptions are among the hands left
+        gain = rows[:, cols] @ (usable[:, cols] * wt[cols]).T
         gain = np.where(n_bad == 0, gain, 0.0)
         gain[-1, ~is_total] = 0.0  # a keep with no condition is a default, not an exception
         if not (gain > 0).any():
             break
         cands = np.argwhere(gain >= gain.max() * (1 - 1e-9))
-        broad = (rows @ (here * (w + 1e-9)).T)[cands[:, 0], cands[:, 1]]
+        lcols = np.flatnonzero(left)
+        share = usable[cands[:, 1]][:, lcols] * wt[lcols]
+        broad = (rows[cands[:, 0]][:, lcols] * share).sum(axis=1)
         order = sorted(
             range(len(cands)),
             key=lambda i: (
@@ -265,7 +305,9 @@ def _exceptions(
         )
         c, j = (int(x) for x in cands[order[0]])
         chosen.append((c, j))
-        match = (rows[c] > 0) & here[j]
+        match = (rows[c] > 0) & left & usable[j]
+        gone = np.flatnonzero(match)
+        n_bad -= rows[:, gone] @ bad[:, gone].T
         left &= ~match
         missed &= ~match
     return chosen, missed

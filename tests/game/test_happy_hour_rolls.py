@@ -6,6 +6,7 @@ turn (``Rules(rolls=n)``) all ``n`` rolls are meant.
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 
 import numpy as np
@@ -16,7 +17,7 @@ from pinastats.agents import make_agent
 from pinastats.agents.tables import workspace
 from pinastats.dice import dice_tables
 from pinastats.game import Game, GameConfig, IllegalMoveError
-from pinastats.game.rules import Rules
+from pinastats.game.rules import HappyHourEffect, Rules
 from pinastats.simulation.play import play_turn
 from tests.game.scenarios import game
 
@@ -56,23 +57,31 @@ def test_rolls_used_is_checked(bad: object) -> None:
         game(rules=HH).end_turn_without_placement(NOTHING, rolls_used=bad)  # type: ignore[arg-type]
 
 
+EACH_EFFECT = 10
+"""Happy Hours of each effect an agent's games must contain (each face has chance 1/6)."""
+
+
 @pytest.mark.parametrize(
     ("agent", "n_games"),
     [
-        ("random", 1000),
-        ("greedy", 1000),
-        ("ev", 1000),
-        ("strategic", 1000),
+        ("random", 150),
+        ("greedy", 150),
+        ("ev", 150),
+        ("strategic", 150),
         ("rollout(rollouts=2)", 6),
     ],
 )
 def test_the_die_is_rolled_only_after_all_rolls(agent: str, n_games: int) -> None:
     """Over whole games of every agent (2, 3 and 4 players in turn): Happy Hour implies all
-    rolls used, and a turn that used all its rolls and placed nothing rolled the die."""
+    rolls used, and a turn that used all its rolls and placed nothing rolled the die.
+
+    The games of the one-turn agents that reach Happy Hour contain every effect at
+    least ``EACH_EFFECT`` times, so every effect's path is exercised."""
     configs = [GameConfig(players=p, rules=HH) for p in (2, 3, 4)]
     player = make_agent(agent)
     rng = np.random.default_rng(7)
-    turns = happy_hours = 0
+    turns = 0
+    effects: Counter[HappyHourEffect] = Counter()
     for seed in range(n_games):
         g = Game.new(config=configs[seed % 3], seed=seed)
         while not g.is_over:
@@ -81,16 +90,16 @@ def test_the_die_is_rolled_only_after_all_rolls(agent: str, n_games: int) -> Non
             assert 1 <= record.rolls_used <= HH.rolls
             assert len(record.keeps) == record.rolls_used - 1
             if record.happy_hour is not None:
-                happy_hours += 1
+                effects[record.happy_hour] += 1
                 assert record.rolls_used == HH.rolls, record
                 assert record.cell is None
             elif record.cell is None and record.rolls_used == HH.rolls:
                 pytest.fail(f"a turn used every roll, placed nothing and rolled no die: {record}")
     assert turns > 10 * n_games
     if agent == "random":  # it stops after its first roll: never a Happy Hour
-        assert happy_hours == 0
+        assert not effects
     elif agent != "rollout(rollouts=2)":
-        assert happy_hours > 0
+        assert {e: effects[e] for e in HappyHourEffect if effects[e] < EACH_EFFECT} == {}
 
 
 def _oracle_keep_values(final: np.ndarray, stop: np.ndarray, rolls: int) -> list[dict[int, float]]:
