@@ -32,7 +32,8 @@ def designed() -> tuple[Report, list[Figure]]:
 
 
 def _texts(fig: Figure) -> str:
-    return "\n".join(t.get_text() for t in fig.findobj(Text))
+    """The page's words, one space apart (a table heading may wrap)."""
+    return " ".join(" ".join(t.get_text() for t in fig.findobj(Text)).split())
 
 
 def _pages(designed: tuple[Report, list[Figure]]) -> list[Figure]:
