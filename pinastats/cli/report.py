@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 DEFAULT_GAMES = 20_000
 """Games per simulation run (kept equal to :data:`pinastats.report.DEFAULT_GAMES`)."""
-DEFAULT_DESIGNER_GAMES = 1_000
+DEFAULT_DESIGNER_GAMES = 10_000
 """Games per designer run (kept equal to
 :data:`pinastats.report.designer_data.DEFAULT_DESIGNER_GAMES`)."""
 MIN_GAMES = 1_000

@@ -29,8 +29,10 @@ from pinastats.game.layout_file import load_layout
 DESIGNER_AGENT = "strategic"
 """The agent of the self-play measurements (starting scores, what-if, coaster points)."""
 
-DEFAULT_DESIGNER_GAMES = 1_000
-"""Default ``designer_games`` of a report."""
+DEFAULT_DESIGNER_GAMES = 10_000
+"""Default ``designer_games`` of a report: 2 players took 13.7 s of CPU at 1,000
+(``benchmarks/bench_balance.py`` times the search alone), so about 140 s of CPU,
+near 70-100 s on two quiet cores, at 10,000."""
 
 SEARCH_BUDGET_FACTOR = 10
 """The starting-score search may play this many times ``designer_games`` games."""

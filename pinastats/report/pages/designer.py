@@ -65,13 +65,13 @@ def scores_page(report: Report, page: Page) -> None:
         f"{d.search_rounds} rounds (budget {count(d.search_budget)}).",
         size=9,
     )
-    width = (page.width - 0.85 - 0.85 - 0.7 - 1.2) / n
-    columns = [Column("vector", 0.85), Column("starting scores", 0.85),
-               Column("games", 0.7, "right")]  # fmt: skip
+    width = min(1.2, (page.width - 0.75 - 0.8 - 0.65 - 1.05) / n)
+    columns = [Column("vector", 0.75), Column("starting scores", 0.8),
+               Column("games", 0.65, "right")]  # fmt: skip
     columns += [Column(f"{ordinal(k)} to play", width, "right") for k in range(1, n + 1)]
-    columns.append(Column("largest deviation (pp)", 1.2, "right"))
+    columns.append(Column("largest deviation (pp)", 1.05, "right"))
     rows = [_vector_row("rulebook", d.rulebook), _vector_row("fairest", d.fairest)]
-    page.table(columns, rows, size=9)
+    page.table(columns, rows, size=8.5)
     page.paragraph(
         f"Each seat's win rate in turn order, its 95% Wilson interval below it; the largest "
         f"deviation from {percent(fair)} in percentage points (pp) with its interval (the "
