@@ -34,6 +34,11 @@ def _scores(scores: tuple[int, ...]) -> str:
     return ", ".join(str(s) for s in scores)
 
 
+def _rules(report: Report) -> str:
+    """The rules the self-play runs were played with, as a clause."""
+    return ", with the Happy Hour variant" if report.happy_hour else ""
+
+
 def _designer(report: Report) -> Designer:
     assert report.designer is not None
     return report.designer
@@ -62,7 +67,8 @@ def scores_page(report: Report, page: Page) -> None:
         f"contention twice the games of the round before, and a vector left when the low end of "
         f"its interval for D (the largest deviation of a seat's win rate from {percent(fair)}) "
         f"was above the best vector's high end. It played {count(d.search_games)} games in "
-        f"{d.search_rounds} rounds (budget {count(d.search_budget)}).",
+        f"{d.search_rounds} round{'s' if d.search_rounds != 1 else ''} (budget "
+        f"{count(d.search_budget)}){_rules(report)}.",
         size=9,
     )
     width = min(1.2, (page.width - 0.75 - 0.8 - 0.65 - 1.05) / n)
@@ -79,6 +85,7 @@ def scores_page(report: Report, page: Page) -> None:
         size=8, colour=MUTED,
     )  # fmt: skip
     same = d.fairest.scores == d.rulebook.scores
+    half = max(max(s.high - s.value, s.value - s.low) for s in d.fairest.seats)
     verdict = (
         "every seat's interval holds the fair share"
         if d.within_precision else "some seat's interval misses the fair share"
@@ -88,8 +95,9 @@ def scores_page(report: Report, page: Page) -> None:
          if same else
          f"The fairest vector found is {_scores(d.fairest.scores)} (the rulebook's: "
          f"{_scores(d.rulebook.scores)})")
-        + f"; under it {verdict}. With {count(d.fairest.games)} games a seat's interval is "
-        "a few points wide: vectors that differ by less cannot be told apart.",
+        + f"; under it {verdict}. With {count(d.fairest.games)} games a seat's interval "
+        f"reaches up to {100 * half:.1f} percentage points either side of its rate: vectors "
+        "that differ by less cannot be told apart.",
         size=9,
     )  # fmt: skip
 
@@ -136,12 +144,13 @@ def coasters_page(report: Report, page: Page) -> None:
     """Each coaster's printed points, what its token is worth to winning, suggested points."""
     d = _designer(report)
     names = {c.id: c.name for c in report.coasters}
-    page.title("Designer's notes: what a coaster's token is worth")
+    page.title("Designer's notes: what a token is worth")
     page.paragraph(
         f"In {count(d.games)} games of {d.agent} self-play at {report.players} seats (seed "
-        f"{d.seeds[2]}), every token placed is compared with the tokens placed on other "
-        "coasters in the same round: the effect is how much more often the seat that took this "
-        "coaster won, averaged over the rounds (weighted by its takes). The worth of a point, "
+        f"{d.seeds[2]}{_rules(report)}), every token placed is compared with the tokens "
+        "placed on other coasters in the same round: the effect is how much more often the "
+        "seat that took this coaster won, averaged over the rounds (weighted by its takes). "
+        "The worth of a point, "
         f"the within-round slope of winning on the points a placement scored, is "
         f"{_pp(d.point_slope)} pp of win rate per point. The suggested points shift every "
         "space of a coaster by −(effect − mean effect) / worth of a point, rounded, not below "
