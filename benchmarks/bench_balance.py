@@ -45,7 +45,7 @@ def vector_line(role: str, cand: Candidate) -> str:
 def report(result: SearchResult, wall: float, cpu: float, before: float, after: float) -> str:
     """The lines of one player count."""
     head = (
-        f"{result.players} players: {result.games:,} games in {result.rounds} rounds, "
+        f"{result.players} players: {result.games:,} games in {result.rounds} round(s), "
         f"{len(result.candidates)} vectors; wall {wall:.1f} s, CPU {cpu:.1f} s "
         f"({result.games / wall:,.0f} games/s wall); load {before:.2f} -> {after:.2f}"
     )
