@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
 DEFAULT_GAMES = 20_000
 """Games per simulation run (kept equal to :data:`pinastats.report.DEFAULT_GAMES`)."""
+DEFAULT_DESIGNER_GAMES = 10_000
+"""Games per designer run (kept equal to
+:data:`pinastats.report.designer_data.DEFAULT_DESIGNER_GAMES`)."""
 MIN_GAMES = 1_000
 """Fewest games per run a report is written from without ``--allow-small``.
 
@@ -90,6 +93,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     parser.add_argument(
         "--guest-games", type=positive_int, metavar="N",
         help="games per guest table (default: the smaller of --games and 2,000)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--designer-games", type=non_negative_int, default=DEFAULT_DESIGNER_GAMES, metavar="N",
+        help="games per run of the designer's notes (fair starting scores, what-if rules, "
+        f"coaster points; default {DEFAULT_DESIGNER_GAMES:,}; 0: no designer's notes)",
     )  # fmt: skip
     parser.add_argument(
         "--allow-small", action="store_true",
@@ -164,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
         report = build_report(
             p, happy_hour=args.happy_hour, games=args.games, seed=args.seed,
             catalogue=catalogue, workers=args.workers, progress=progress, guests=guests,
-            guest_games=args.guest_games,
+            guest_games=args.guest_games, designer_games=args.designer_games,
         )  # fmt: skip
         if progress:
             print(f"laying out {target}", file=sys.stderr, flush=True)

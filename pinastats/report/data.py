@@ -22,6 +22,12 @@ from pinastats.game import Catalogue, GameConfig, Rules, load_catalogue
 from pinastats.game.catalogue import default_catalogue_path
 from pinastats.game.layout import Layout
 from pinastats.report.coasters import CoasterRow, coaster_rows
+from pinastats.report.designer_data import (
+    DEFAULT_DESIGNER_GAMES,
+    Designer,
+    check_designer_games,
+    run_designer,
+)
 from pinastats.report.holds import HoldSheet, ValueKind, hold_sheets, value_sheet
 from pinastats.report.sims import Simulations, run_simulations
 
@@ -49,6 +55,8 @@ class Report:
         value_kinds: the coasters of one value (pairs, threes, ...), by kind.
         simulations: the simulation runs.
         versions: ``(package, version)`` pairs, Python first.
+        designer: the designer's notes (fair starting scores, what-if rules, coaster
+            points), or None (``designer_games=0``).
     """
 
     players: int
@@ -63,6 +71,7 @@ class Report:
     value_kinds: tuple[ValueKind, ...]
     simulations: Simulations
     versions: tuple[tuple[str, str], ...]
+    designer: Designer | None = None
 
     @property
     def games(self) -> int:
@@ -146,6 +155,7 @@ def build_report(
     progress: bool = False,
     guests: Sequence[AgentProtocol | str] = (),
     guest_games: int | None = None,
+    designer_games: int = DEFAULT_DESIGNER_GAMES,
 ) -> Report:
     """Compute a strategy report for ``players`` players.
 
@@ -157,8 +167,11 @@ def build_report(
     to two agents of one's own (objects, ``FILE.py:Class``, or ``"coach"``), each
     played against every built-in agent for ``guest_games`` games a table
     (default ``min(games, 2000)``); the report gains a page on them.
+    ``designer_games``: the size of the designer's notes (see
+    :mod:`~pinastats.report.designer_data`), seeded from ``seed``; 0 leaves them out.
     """
     _check(players, games, seed, workers)
+    check_designer_games(designer_games)
     if not isinstance(catalogue, Catalogue):
         catalogue = load_catalogue(catalogue)
     config = GameConfig(players=players, catalogue=catalogue, rules=Rules(happy_hour=happy_hour))
@@ -166,6 +179,10 @@ def build_report(
     simulations = run_simulations(
         config, games, seed, workers=workers, progress=progress, guests=guests,
         guest_games=guest_games,
+    )  # fmt: skip
+    designer = (
+        run_designer(config, designer_games, seed, workers=workers, progress=progress)
+        if designer_games else None
     )  # fmt: skip
     if progress:
         print(f"{players} players: solving the coasters and the hold cheat-sheets",
@@ -183,4 +200,5 @@ def build_report(
         value_kinds=value_sheet(catalogue),
         simulations=simulations,
         versions=_versions(),
+        designer=designer,
     )

@@ -37,7 +37,7 @@ def write(report: Report, path: Path) -> Written:
 @pytest.fixture(scope="session")
 def two_players(tmp_path_factory: pytest.TempPathFactory) -> Written:
     """Two players, the shipped catalogue, :data:`GAMES` games per run, on 2 workers."""
-    report = build_report(2, games=GAMES, seed=SEED, workers=2)
+    report = build_report(2, games=GAMES, seed=SEED, workers=2, designer_games=0)
     return write(report, tmp_path_factory.mktemp("report") / "strategy-2p.pdf")
 
 
@@ -51,5 +51,7 @@ def four_players(tmp_path_factory: pytest.TempPathFactory) -> Written:
     rows.loc[rows["id"] == "five-of-a-kind", ["side_a", "side_b_first"]] = [9, 20]
     csv = folder / "my coasters.csv"
     csv.write_text("# my own points\n" + rows.to_csv(index=False), encoding="utf-8")
-    report = build_report(4, happy_hour=True, games=60, seed=1, catalogue=csv, workers=1)
+    report = build_report(
+        4, happy_hour=True, games=60, seed=1, catalogue=csv, workers=1, designer_games=0
+    )
     return write(report, folder / "strategy-4p-happy-hour.pdf")

@@ -2,7 +2,7 @@
 
 Each section module (:mod:`~.tier_list`, :mod:`~.cheat_sheets`,
 :mod:`~.probabilities`, :mod:`~.simulations`, :mod:`~.guests` (only with guest
-agents), :mod:`~.methodology`) gives its
+agents), :mod:`~.designer` (only with designer games), :mod:`~.methodology`) gives its
 pages as :class:`PageSpec` s; :mod:`~.cover` comes first and lists them.
 :func:`plan` lists the pages of a report (how many depends on the catalogue:
 one hold cheat-sheet per coaster that is not of one value); :func:`render`
@@ -17,6 +17,7 @@ from pinastats.report.data import Report
 from pinastats.report.pages import (
     cheat_sheets,
     cover,
+    designer,
     guests,
     methodology,
     probabilities,
@@ -28,7 +29,9 @@ from pinastats.report.typeset import Page, TypesetError, style
 
 __all__ = ["PageSpec", "footer_text", "page_titles", "plan", "render"]
 
-SECTION_MODULES = (tier_list, cheat_sheets, probabilities, simulations, guests, methodology)
+SECTION_MODULES = (
+    tier_list, cheat_sheets, probabilities, simulations, guests, designer, methodology,
+)  # fmt: skip
 """The section modules after the cover, in page order."""
 
 

@@ -81,6 +81,16 @@ def method_page_2(report: Report, page: Page) -> None:
          Column("games", 1.0, "right"), Column("seed", 0.8, "right")],
         rows, size=8.5,
     )  # fmt: skip
+    if report.designer is not None:
+        d = report.designer
+        page.paragraph(
+            f"Designer's notes: {d.agent} self-play on the catalogue above, seeded apart from "
+            f"these runs: the starting-score search with seed {d.seeds[0]} "
+            f"({count(d.search_games)} games), the what-if rules with seed {d.seeds[1]} and the "
+            f"next two ({count(d.games)} games a run, three runs a variant), the coaster points "
+            f"with seed {d.seeds[2]} ({count(d.games)} games).",
+            size=9,
+        )
     diagram = "   ".join(report.layout_diagram)
     page.paragraph(
         f"Sides at setup for {report.players} players, row by row: {diagram} "
@@ -96,6 +106,8 @@ def method_page_2(report: Report, page: Page) -> None:
     page.paragraph(
         f"This report: pinastats report --players {report.players} --games {sims.games} "
         f"--seed {sims.seed}" + (" --happy-hour" if report.happy_hour else "")
+        + (f" --designer-games {report.designer.games}" if report.designer else
+           " --designer-games 0")
         + " -o FILE (same inputs, same PDF byte for byte).",
         size=8.5, colour=MUTED,
     )  # fmt: skip
