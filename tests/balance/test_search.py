@@ -125,8 +125,8 @@ def test_a_rigged_seat_is_detected_in_real_games() -> None:
         2, candidates=[(1, 1), rigged], first_round=300, budget=2_400, seed=3, workers=1
     )
     row = next(c for c in result.candidates if c.starting_scores == rigged)
-    (lo0, hi0), (lo1, hi1) = row.counts.intervals()
-    assert lo1 > 0.5 > hi0, (row.counts.rates, row.counts.intervals())
+    (_, seat_1_high), (seat_2_low, _) = row.counts.intervals()
+    assert seat_2_low > 0.5 > seat_1_high, (row.counts.rates, row.counts.intervals())
     assert row.dropped_after == 0
     assert row.counts.deviation_interval()[0] > 0.05
     assert result.fairest.starting_scores != rigged
