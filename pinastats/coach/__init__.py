@@ -39,14 +39,23 @@ from pinastats.coach.agent import Coach
 from pinastats.coach.outcomes import POLICIES, CoachError, Outcome
 
 if TYPE_CHECKING:
+    from pinastats.coach.objectives import ObjectiveComparison, compare_objectives
     from pinastats.coach.reliability import CalibrationResult, calibration
+
+_LAZY = {
+    "calibration": "reliability",
+    "CalibrationResult": "reliability",
+    "compare_objectives": "objectives",
+    "ObjectiveComparison": "objectives",
+}
 
 
 def __getattr__(name: str) -> Any:
-    """The calibration (it needs pandas) is imported on first use."""
-    if name in ("calibration", "CalibrationResult"):
-        from pinastats.coach import reliability as module
+    """The calibration and the objectives' comparison (they need pandas) load on first use."""
+    if name in _LAZY:
+        import importlib
 
+        module = importlib.import_module(f"pinastats.coach.{_LAZY[name]}")
         return getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -59,10 +68,12 @@ __all__ = [
     "Coach",
     "CoachError",
     "KeepWin",
+    "ObjectiveComparison",
     "Outcome",
     "OutcomeWin",
     "PlacementWin",
     "WinAdvice",
     "calibration",
+    "compare_objectives",
     "win_advice",
 ]
