@@ -109,7 +109,7 @@ def _shape_value(params, board, game, seat, points, wins, own_gain, opp_loss):
     return value
 
 
-@jit_inline
+@jit_flat
 def _value_given(kind, params, board, game, seat, cell, own_before, opp_before):
     """Value an agent gives to placing on ``cell`` now (points for ``ev``).
 
@@ -131,7 +131,7 @@ def _value_given(kind, params, board, game, seat, cell, own_before, opp_before):
     )
 
 
-@jit_inline
+@jit_flat
 def _counted_value(params, board, game, seat, cell, own_before, opp_before, work):
     """The ``strategic`` :func:`_value_given` from the line counts of ``work``.
 
@@ -258,7 +258,7 @@ def _dp_keep(tables, work, hand, rolls_left, rolls):
     return _keep_of(top, tables, hand)
 
 
-@jit_inline
+@jit_flat
 def _choose_keep(kind, params, board, game, tables, work, seat, hand, rolls_left, rng):
     """Keep index chosen with ``rolls_left`` rolls left (the whole hand = stop)."""
     if kind == K_RANDOM:
@@ -281,7 +281,7 @@ def _choose_keep(kind, params, board, game, tables, work, seat, hand, rolls_left
     return _dp_keep(tables, work, hand, rolls_left, board.rolls)
 
 
-@jit_inline
+@jit_flat
 def _choose_cell(kind, params, board, game, seat, legal, rng):
     """The legal cell chosen for the token (``legal`` is a boolean mask with a True)."""
     n_cells = legal.shape[0]
@@ -311,7 +311,7 @@ def _choose_cell(kind, params, board, game, seat, legal, rng):
     return best_c
 
 
-@jit_inline
+@jit_flat
 def _best_happy_hour(kind, params, board, game, seat, effect, options, n, rng, saved):
     """Pick one of ``n`` Happy Hour options; ``saved`` is scratch room for a state.
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pinastats._jit import jit_inline
+from pinastats._jit import jit, jit_flat, jit_inline
 from pinastats.game._state import NO_SEAT
 from pinastats.game.rules import EndReason, PlacementRule, Trigger
 
@@ -124,7 +124,7 @@ def _placement_error(board, game, seat, cell, hand):
     return reason if shows else NO_MATCH
 
 
-@jit_inline
+@jit_flat
 def _legal_cells(board, game, seat, hand, out):
     """``out[c]`` = placing on cell ``c`` is legal with final hand ``hand``; return the count."""
     n = 0
@@ -135,7 +135,7 @@ def _legal_cells(board, game, seat, hand, out):
     return n
 
 
-@jit_inline
+@jit_flat
 def _placement_points(board, game, seat, cell):
     """Points of placing on ``cell``: the free space's value + 1 per own neighbouring token."""
     points = board.coaster_points[
@@ -150,7 +150,7 @@ def _placement_points(board, game, seat, cell):
     return points
 
 
-@jit_inline
+@jit_flat
 def _place(board, game, seat, cell):
     """Place a token of ``seat`` on ``cell`` (legality checked by the caller); return points."""
     points = _placement_points(board, game, seat, cell)
@@ -164,7 +164,7 @@ def _place(board, game, seat, cell):
     return points
 
 
-@jit_inline
+@jit_flat
 def _winning_line(board, game, seat):
     """Index of the first winning line (row, column, diagonal) ``seat`` owns entirely, or -1."""
     lines = board.lines
@@ -191,7 +191,7 @@ def _has_line(board, game, seat):
 # ------------------------------------------------------------------ end of turn
 
 
-@jit_inline
+@jit_flat
 def _decide_by_score(game):
     """Set winner and reason at the end of the final round (highest score, then recency)."""
     players = game.players
@@ -220,7 +220,7 @@ def _decide_by_score(game):
     status.winner = winner
 
 
-@jit_inline
+@jit_flat
 def _judge(board, game, mover):
     """The end check after ``mover``'s turn; return True if the game is over.
 
@@ -255,7 +255,7 @@ def _judge(board, game, mover):
     return False
 
 
-@jit_inline
+@jit_flat
 def _end_turn(board, game):
     """End the mover's turn: count it, pass the dice, judge the position; True if over."""
     status = game.status[0]
@@ -274,7 +274,7 @@ def _end_turn(board, game):
 # ------------------------------------------------------------------ setup
 
 
-@jit_inline
+@jit_flat
 def _start_game(game, first, start_scores, tokens_each):
     """Reset tokens, scores (``start_scores[i]`` for the i-th player in turn order) and status."""
     spaces = game.spaces
@@ -298,7 +298,7 @@ def _start_game(game, first, start_scores, tokens_each):
     status.winner = NO_SEAT
 
 
-@jit_inline
+@jit_flat
 def _deal_into(rng, game, pool, sides, start_scores, tokens_each):
     """Set up a game at random: coasters, sides, first player, scores and reserves.
 
@@ -321,13 +321,13 @@ def _deal_into(rng, game, pool, sides, start_scores, tokens_each):
     _start_game(game, first, start_scores, tokens_each)
 
 
-@jit_inline
+@jit
 def _deal(rng, game, n_coasters, sides, start_scores, tokens_each):
     """:func:`_deal_into` with a fresh pool of ``n_coasters`` (for calls from Python)."""
     _deal_into(rng, game, np.empty(n_coasters, dtype=np.int64), sides, start_scores, tokens_each)
 
 
-@jit_inline
+@jit_flat
 def _copy_game(source, target):
     """Copy every array of the state ``source`` into ``target`` (same shapes), element-wise."""
     for c in range(source.cell_coaster.shape[0]):
