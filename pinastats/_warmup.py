@@ -2,8 +2,9 @@
 
 The kernels compile once per machine (then load from the digest-keyed cache of
 the kernel compiler, see ``pinastats/_jit.py``); on a cold cache that takes
-one to two minutes. The kernels come in groups, each compiled by one small
-call of its public entry point:
+under a minute of one core (``benchmarks/bench_compile.py`` measures it).
+The kernels come in groups, each compiled by one small call of its public
+entry point:
 
 * ``dice``: the exact turn solvers (``optimal-hold``, ``advise``, ``report``);
 * ``agents``: the agents' decisions on a single position (``advise``);
@@ -89,9 +90,9 @@ class KernelGroup:
 GROUPS: dict[str, KernelGroup] = {
     g.name: g
     for g in (
-        KernelGroup("dice", "the dice solvers", _dice_kernels, _dice_compile, 15),
-        KernelGroup("agents", "the agents' decisions", _agents_kernels, _agents_compile, 20),
-        KernelGroup("games", "the game loop and every agent", _games_kernels, _games_compile, 90),
+        KernelGroup("dice", "the dice solvers", _dice_kernels, _dice_compile, 5),
+        KernelGroup("agents", "the agents' decisions", _agents_kernels, _agents_compile, 10),
+        KernelGroup("games", "the game loop and every agent", _games_kernels, _games_compile, 40),
     )
 }
 """The kernel groups by name, in the order :func:`warm_up` compiles them."""
