@@ -118,6 +118,10 @@ def reference_rate(seconds: float) -> dict[str, float]:
     return {"games/s": games / cpu, "load": load(), "same": check_same_games(config, 300)}
 
 
+PATH_GAMES = 50
+"""Fewest games timed on each single-thread path."""
+
+
 def paths(seconds: float) -> list[tuple[str, float, float, float, float]]:
     """Single-thread games/s of the Python turn, the per-turn kernel and the engine."""
     from pinastats.game.config import GameConfig
@@ -132,10 +136,12 @@ def paths(seconds: float) -> list[tuple[str, float, float, float, float]]:
         for fast in (False, True):
             play_game(Game.new(seed=0, config=config), [kind, kind], seed=0, fast=fast)  # warm
             n, start = 0, time.process_time()
-            while time.process_time() - start < seconds / 2:
+            # at least PATH_GAMES games: a short --quick budget must not give a rate of a
+            # handful of games (or none) timed by a coarse CPU clock
+            while n < PATH_GAMES or time.process_time() - start < seconds / 2:
                 play_game(Game.new(seed=n, config=config), [kind, kind], seed=n, fast=fast)
                 n += 1
-            rates.append(n / (time.process_time() - start))
+            rates.append(n / max(time.process_time() - start, 1e-9))
         pilot = simulate([kind, kind], PILOT[kind], seed=1, workers=1)
         games = max(PILOT[kind], int(pilot.games_per_second * seconds))
         cpu = time.process_time()

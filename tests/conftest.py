@@ -5,6 +5,11 @@
   of the session, so that no command under test prints the first-run notice.
 * Hypothesis runs without deadlines: the first call of a numba kernel loads its
   cache, which would make a timing-based failure depend on the machine.
+* With pytest-xdist (``-n 2 --dist loadgroup``) the controller compiles the
+  kernels before the workers start, so the workers load the cache instead of
+  compiling them twice; each worker runs one BLAS thread (two workers already
+  fill two cores); the report tests share one worker (group ``report``), so the
+  cheat-sheets are learned and the session's reports built once.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -21,6 +27,33 @@ settings.register_profile(
     "pinastats", deadline=None, print_blob=True, derandomize=bool(os.environ.get("CI"))
 )
 settings.load_profile("pinastats")
+
+REPORT_TESTS = Path(__file__).resolve().parent / "report"
+"""The tests sharing the learned cheat-sheets and the session's reports."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the xdist group mark, so that it is known without xdist too."""
+    config.addinivalue_line("markers", "xdist_group(name): run the group on one xdist worker")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """As xdist's controller, before the workers start: compile the engine, one BLAS thread each.
+
+    The workers inherit the environment and load the compiled kernels from the cache.
+    """
+    if session.config.pluginmanager.has_plugin("dsession"):
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+        from pinastats._warmup import warm_up
+
+        warm_up()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put the report tests in one xdist group (one worker learns the sheets once)."""
+    for item in items:
+        if item.path.is_relative_to(REPORT_TESTS):
+            item.add_marker(pytest.mark.xdist_group("report"))
 
 
 @pytest.fixture(scope="session", autouse=True)

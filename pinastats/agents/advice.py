@@ -70,8 +70,28 @@ def placement_values(game: Game) -> IntArray:
     return points
 
 
+TOP = 5
+"""Keeps (or placements) shown when an :class:`Advice` is printed."""
+
+
+class KeptDice:
+    """What a keep says about the roll: ``stop`` and ``rerolled`` (``keep``: the dice kept)."""
+
+    keep: Dice
+
+    @property
+    def stop(self) -> bool:
+        """Whether this keeps all five dice, that is, ends the rolling."""
+        return len(self.keep) == N_DICE
+
+    @property
+    def rerolled(self) -> int:
+        """How many dice this re-rolls."""
+        return N_DICE - len(self.keep)
+
+
 @dataclass(frozen=True)
-class KeepAdvice:
+class KeepAdvice(KeptDice):
     """One way to continue the turn: keep some dice and re-roll the others, or stop.
 
     Attributes:
@@ -86,16 +106,6 @@ class KeepAdvice:
     expected_points: float
     fraction: Fraction
     best: bool
-
-    @property
-    def stop(self) -> bool:
-        """Whether this keeps all five dice, that is, ends the rolling."""
-        return len(self.keep) == N_DICE
-
-    @property
-    def rerolled(self) -> int:
-        """How many dice this re-rolls."""
-        return N_DICE - len(self.keep)
 
 
 @dataclass(frozen=True)
@@ -124,6 +134,22 @@ class Advice:
     expected_points: float
     expected_fraction: Fraction
     stop_points: int
+
+    def __str__(self) -> str:
+        """The advice in a few lines: the best keeps (or placements) and their points."""
+        dice = " ".join(map(str, self.dice))
+        head = f"seat {self.player}, dice {dice}, {self.rolls_left} re-roll(s) left: "
+        head += f"{self.expected_points:.3f} expected points with optimal play"
+        lines = [head]
+        for k in self.keeps[:TOP]:
+            what = "stop" if k.stop else "keep " + (" ".join(map(str, k.keep)) or "nothing")
+            lines.append(f"  {what:<20} {k.expected_points:.3f} points" + (" (best)" * k.best))
+        for p in self.placements[: TOP if not self.keeps else 1]:
+            unit = "point" if p.points == 1 else "points"
+            lines.append(f"  place on {p.combination} (cell {p.cell}): {p.points} {unit}")
+        if not self.placements:
+            lines.append("  no coaster matches these dice now")
+        return "\n".join(lines)
 
     @property
     def best_keeps(self) -> tuple[KeepAdvice, ...]:
@@ -168,9 +194,7 @@ def advise(game: Game, dice: Sequence[int], rolls_left: int) -> Advice:
     hand = check_dice(dice)
     rolls_left = check_rolls_left(rolls_left)
     if game.is_over:
-        raise PinastatsError(
-            f"the game is over ({game.end_reason.name}); there is no turn to advise"
-        )
+        raise PinastatsError(f"the game is over: {game.end_reason}; there is no turn to advise")
     placements = sorted(game.legal_placements(hand), key=lambda p: (-p.points, p.cell))
     stop_points = placements[0].points if placements else 0
     keeps: tuple[KeepAdvice, ...] = ()

@@ -12,14 +12,21 @@
 ``rollout``    plays to win: ``strategic`` dice, and each legal placement
                played out ``rollouts`` times to the end (every seat played by
                ``policy``); it takes the placement that wins most often.
+``coach``      plays every keep and placement for the chance to win (play-outs
+               from each outcome position of the turn and the turn DP on
+               them, :mod:`pinastats.coach`); a Python agent, not a kernel.
 =============  ==============================================================
+
+The kernel agents are the :class:`AgentKind` values; the Python agents
+(:data:`PYTHON_AGENTS`) play through the simulation's Python path.
 """
 
 from __future__ import annotations
 
 import difflib
+import importlib
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar, overload
@@ -80,6 +87,20 @@ _POLICIES = {
     "ev": AK.K_EV,
     "strategic": AK.K_STRATEGIC,
 }
+
+
+PythonAgentFactory = Callable[[str, list[tuple[str, str]]], AgentProtocol]
+"""Makes a Python agent from its spec text and its ``(name, value)`` parameter texts."""
+
+PYTHON_AGENTS: dict[str, str] = {"coach": "pinastats.coach.agent:coach_agent"}
+"""Named agents written in Python: name -> ``module:factory`` (imported on first use)."""
+
+
+def _python_factory(name: str) -> PythonAgentFactory:
+    """The factory of the Python agent ``name`` (its module is imported now)."""
+    module, _, attr = PYTHON_AGENTS[name].partition(":")
+    factory: PythonAgentFactory = getattr(importlib.import_module(module), attr)
+    return factory
 
 
 @dataclass(frozen=True)
@@ -228,7 +249,7 @@ class Agent:
         allowed = game.happy_hour_options(effect)
         if not options or any(o not in allowed for o in options):
             raise PinastatsError(
-                f"Happy Hour {HappyHourEffect(effect).name}: options must be a non-empty "
+                f"Happy Hour '{HappyHourEffect(effect)}': options must be a non-empty "
                 f"subset of {allowed}, got {options!r}"
             )
         arr = np.array(options, dtype=np.int64)
@@ -253,7 +274,7 @@ class AgentError(PinastatsError):
 
 def _check_playing(game: Game) -> None:
     if game.is_over:
-        raise IllegalMoveError(f"the game is over ({game.end_reason.name}); no decision to make")
+        raise IllegalMoveError(f"the game is over: {game.end_reason}; no decision to make")
 
 
 def _position_key(game: Game) -> bytes:
@@ -262,8 +283,8 @@ def _position_key(game: Game) -> bytes:
 
 
 def agent_names() -> list[str]:
-    """Names accepted by :func:`make_agent`."""
-    return [k.value for k in AgentKind]
+    """Names accepted by :func:`make_agent`: the kernel agents, then the Python agents."""
+    return [k.value for k in AgentKind] + list(PYTHON_AGENTS)
 
 
 AnyAgent = TypeVar("AnyAgent", bound=AgentProtocol)
@@ -306,20 +327,12 @@ def make_agent(spec: str | AgentProtocol, **params: float | str) -> AgentProtoco
         close = difflib.get_close_matches(name, agent_names(), n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise AgentError(f"unknown agent {spec!r}{hint} (agents: {', '.join(agent_names())})")
+    items = [(k, str(v)) for k, v in params.items()] + _parameter_items(spec, rest)
+    if name in PYTHON_AGENTS:
+        return _python_factory(name)(spec, items)
     kind = AgentKind(name)
     allowed = _PARAMETERS.get(kind, {})
     values: dict[str, float] = {}
-    items = [(k, str(v)) for k, v in params.items()]
-    if rest:
-        if not rest.endswith(")"):
-            raise AgentError(
-                f"agent {spec!r}: parameters go in parentheses, e.g. strategic(line=4)"
-            )
-        for item in filter(None, (x.strip() for x in rest[:-1].split(","))):
-            key, eq, val = item.partition("=")
-            if not eq:
-                raise AgentError(f"agent {spec!r}: write parameters as name=value, got {item!r}")
-            items.append((key.strip(), val.strip()))
     for key, val in items:
         if not allowed:
             raise AgentError(f"agent {kind.value!r} takes no parameters, got {key!r}")
@@ -342,3 +355,18 @@ def make_agent(spec: str | AgentProtocol, **params: float | str) -> AgentProtoco
         if key == "rollouts" and (values[key] < 0 or values[key] != int(values[key])):
             raise AgentError(f"agent {spec!r}: rollouts must be a whole number >= 0, got {val!r}")
     return Agent(kind, values)
+
+
+def _parameter_items(spec: str, rest: str) -> list[tuple[str, str]]:
+    """The ``(name, value)`` texts of ``name(a=1,b=2)`` after its ``(`` (``rest``)."""
+    if not rest:
+        return []
+    if not rest.endswith(")"):
+        raise AgentError(f"agent {spec!r}: parameters go in parentheses, e.g. strategic(line=4)")
+    items = []
+    for item in filter(None, (x.strip() for x in rest[:-1].split(","))):
+        key, eq, val = item.partition("=")
+        if not eq:
+            raise AgentError(f"agent {spec!r}: write parameters as name=value, got {item!r}")
+        items.append((key.strip(), val.strip()))
+    return items

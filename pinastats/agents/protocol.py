@@ -20,7 +20,7 @@ is a base class with plain defaults for writing one's own. An agent played in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeGuard, runtime_checkable
 
 import numpy as np
 
@@ -95,7 +95,7 @@ class PythonAgent:
         return f"<agent {self.name}>"
 
 
-def is_agent(obj: object) -> bool:
+def is_agent(obj: object) -> TypeGuard[AgentProtocol]:
     """Whether ``obj`` has every decision of :class:`AgentProtocol` (methods callable)."""
     return isinstance(obj, AgentProtocol) and all(
         callable(getattr(obj, m, None))

@@ -95,7 +95,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--playouts",
         type=positive_int,
         metavar="N",
-        help="with --objective win: most play-outs from each outcome position (default 400)",
+        help="with --objective win: most play-outs from each outcome position (default 200)",
     )
     parser.add_argument(
         "--seed",
@@ -179,7 +179,7 @@ def load_state(
     A ``layout`` that names a file is looked up next to the state file first.
     """
     from pinastats.game.catalogue import UnknownCoasterError
-    from pinastats.game.position import game_from_position
+    from pinastats.game.position import CatalogueTooSmallError, game_from_position
 
     path = Path(path)
     try:
@@ -204,6 +204,8 @@ def load_state(
         return game_from_position(data, catalogue=catalogue, rules=rules)
     except UnknownCoasterError as exc:
         fail(f"{path}: board: {exc}")
+    except CatalogueTooSmallError as exc:  # the catalogue's fault, not the state file's
+        fail(f"--coasters: {exc}")
     except (PinastatsError, OSError) as exc:
         fail(f"{path}: {' '.join(str(exc).split())}")
 

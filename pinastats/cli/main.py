@@ -19,6 +19,8 @@ SUBCOMMANDS: tuple[str, ...] = (
     "pinastats.cli.advise",
     "pinastats.cli.simulate",
     "pinastats.cli.report",
+    "pinastats.cli.review",
+    "pinastats.cli.balance",
     "pinastats.cli.warm_up",
 )
 """Modules of the subcommands, in the order ``--help`` lists them."""

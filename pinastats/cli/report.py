@@ -83,6 +83,15 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="worker threads for the simulations (default: the CPU count; the PDF is the same)",
     )  # fmt: skip
     parser.add_argument(
+        "--guest", action="append", default=[], metavar="AGENT",
+        help="an agent played against each built-in agent, on a page of its own: one's own "
+        "(FILE.py:Class or module:Class) or one outside the tables (rollout, coach); up to 2",
+    )  # fmt: skip
+    parser.add_argument(
+        "--guest-games", type=positive_int, metavar="N",
+        help="games per guest table (default: the smaller of --games and 2,000)",
+    )  # fmt: skip
+    parser.add_argument(
         "--allow-small", action="store_true",
         help=f"write the report even with --games below {MIN_GAMES:,} (its intervals are wide)",
     )  # fmt: skip
@@ -141,6 +150,9 @@ def run(args: argparse.Namespace) -> int:
             if target.is_dir():
                 fail(f"--out-dir {args.out_dir}: {target} is a directory")
     catalogue = _catalogue(args.coasters)
+    from pinastats.report.sims import check_guests
+
+    guests = check_guests(args.guest)  # a bad guest fails before anything is computed
 
     from pinastats._warmup import ensure_warm
     from pinastats.report import build_report, write_pdf
@@ -151,7 +163,8 @@ def run(args: argparse.Namespace) -> int:
     for p, target in zip(players, targets, strict=True):
         report = build_report(
             p, happy_hour=args.happy_hour, games=args.games, seed=args.seed,
-            catalogue=catalogue, workers=args.workers, progress=progress,
+            catalogue=catalogue, workers=args.workers, progress=progress, guests=guests,
+            guest_games=args.guest_games,
         )  # fmt: skip
         if progress:
             print(f"laying out {target}", file=sys.stderr, flush=True)

@@ -15,8 +15,9 @@ from pinastats.cli._common import fail, non_negative_int, positive_int, write_js
 from pinastats.cli._summary import summary_text as summary_text
 
 if TYPE_CHECKING:
-    from pinastats.agents.builtin import Agent
+    from pinastats.agents.protocol import AgentProtocol
     from pinastats.game.config import GameConfig
+    from pinastats.simulation.pieces import PiecePlan
     from pinastats.simulation.runner import Engine
 
 FORMATS = ("table", "json")
@@ -41,7 +42,10 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--agents",
         required=True,
         metavar="LIST",
-        help="comma-separated agents, seat 0 first, e.g. ev,greedy or 'strategic(line=4),ev'",
+        help=(
+            "comma-separated agents, seat 0 first, e.g. ev,greedy or 'strategic(line=4),ev'; "
+            "one's own as FILE.py:Class or module:Class, e.g. examples/corner_agent.py:CornerAgent"
+        ),
     )
     parser.add_argument(
         "--players",
@@ -98,8 +102,20 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--coasters", metavar="FILE", help="coaster catalogue CSV (default: the shipped one)"
     )
     parser.add_argument(
-        "--out", metavar="FILE", help="save one row per game to FILE (.parquet or .csv)"
+        "--out",
+        metavar="FILE|DIR|PATTERN",
+        help="save one row per game: to FILE (.parquet or .csv), or in pieces of at most "
+        "--piece-games games to DIR/games-00000.parquet, ... or to a PATTERN with {} for the "
+        "piece number (e.g. runs/games-{}.csv); pieces are written as the games come, so "
+        "the table is never held in memory",
     )
+    parser.add_argument(
+        "--piece-games",
+        type=positive_int,
+        metavar="N",
+        help="with --out DIR or PATTERN: games per piece (default 100,000)",
+    )
+    _add_record_option(parser)
     parser.add_argument(
         "--format",
         choices=FORMATS,
@@ -193,25 +209,32 @@ def run(args: argparse.Namespace) -> int:
     config = _config(args, players)
     if args.worker_timeout is not None and engine != "dask":
         fail("--worker-timeout is for the Dask engine: add --engine dask or --scheduler")
-    if args.out is not None:
+    pieces = _out_pieces(args)
+    if args.out is not None and pieces is None:
         _check_out(args.out)
-    check_memory(args.games, config)
+    if args.record is not None:
+        _check_record(args.record)
+    if pieces is None:  # the per-game table is kept in memory
+        check_memory(args.games, config)
     ensure_warm(["games"], quiet=args.quiet)
-    result = simulate(
-        agents,
-        args.games,
-        seed=args.seed,
-        config=config,
-        first_seat=args.first_seat,
-        workers=args.workers,
-        engine=engine,
-        scheduler=args.scheduler,
-        chunk_size=args.chunk_size or DEFAULT_CHUNK,
-        progress=not (args.no_progress or args.quiet),
-        worker_timeout=args.worker_timeout or WORKER_TIMEOUT,
-    )
-    saved = None if args.out is None else str(result.save(args.out))
-    summary = result.summary() | {"first_seat": args.first_seat, "out": saved}
+    options: dict[str, Any] = {
+        "seed": args.seed,
+        "config": config,
+        "first_seat": args.first_seat,
+        "workers": args.workers,
+        "engine": engine,
+        "scheduler": args.scheduler,
+        "chunk_size": args.chunk_size or DEFAULT_CHUNK,
+        "progress": not (args.no_progress or args.quiet),
+        "worker_timeout": args.worker_timeout or WORKER_TIMEOUT,
+        "record": args.record,
+    }
+    if pieces is not None:
+        summary = _simulate_pieces(agents, args, pieces, options)
+    else:
+        result = simulate(agents, args.games, **options)
+        saved = None if args.out is None else str(result.save(args.out))
+        summary = result.summary() | {"first_seat": args.first_seat, "out": saved}
     if args.format == "json":
         write_json(summary)
     else:
@@ -222,10 +245,10 @@ def run(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- input
 
 
-def _agents(text: str) -> list[Agent]:
-    from pinastats.agents.builtin import make_agent
+def _agents(text: str) -> list[AgentProtocol]:
+    from pinastats.agents.loading import resolve_agent
 
-    return [make_agent(spec) for spec in split_agents(text)]
+    return [resolve_agent(spec) for spec in split_agents(text)]
 
 
 def _config(args: argparse.Namespace, players: int) -> GameConfig:
@@ -269,3 +292,62 @@ def _check_out(path: str) -> None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         fail(f"--out {path}: cannot create its folder ({exc.strerror or exc}: {exc.filename})")
+
+
+def _add_record_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--record",
+        metavar="FILE",
+        help="also write every game's record to FILE (JSON Lines, for 'pinastats review'); "
+        "slower: each game is played again turn by turn in Python (tens of games a second)",
+    )
+
+
+def _check_record(path: str) -> None:
+    """Fail before playing if ``--record`` cannot be written."""
+    from pathlib import Path
+
+    if Path(path).is_dir():
+        fail(f"--record {path}: is a directory; give a file name (e.g. games.jsonl)")
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"--record {path}: cannot create its folder ({exc.strerror or exc}: {exc.filename})")
+
+
+# ---------------------------------------------------------------- --out in pieces
+
+
+def _out_pieces(args: argparse.Namespace) -> PiecePlan | None:
+    """The pieces ``--out`` asks for (a folder or a pattern), None for one file or no --out."""
+    from importlib.util import find_spec
+
+    from pinastats.simulation.pieces import piece_plan
+
+    plan = None if args.out is None else piece_plan(args.out)
+    if plan is None:
+        if args.piece_games is not None:
+            fail(
+                "--piece-games needs --out DIR or a pattern with {} (e.g. runs/games-{}.parquet)"
+                + ("" if args.out is None else f", not the single file {args.out!r}")
+            )
+        return None
+    if (
+        plan.suffix == ".parquet"
+        and find_spec("pyarrow") is None
+        and find_spec("fastparquet") is None
+    ):
+        fail("writing Parquet needs pyarrow: pip install pyarrow (or use a pattern ending in .csv)")
+    return plan
+
+
+def _simulate_pieces(
+    agents: list[AgentProtocol], args: argparse.Namespace, plan: PiecePlan, options: dict[str, Any]
+) -> dict[str, Any]:
+    """Play the run writing its table in pieces; the summary, naming where the pieces are."""
+    from pinastats.simulation.pieces import PIECE_GAMES, simulate_pieces
+
+    size = args.piece_games or PIECE_GAMES
+    summary, paths = simulate_pieces(agents, args.games, plan, piece_games=size, **options)
+    where = f"{len(paths)} piece(s) of at most {size:,} games, {paths[0]} to {paths[-1].name}"
+    return summary | {"first_seat": args.first_seat, "out": where}

@@ -24,6 +24,8 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from pinastats.coach.advice import (
     CLEAR_LEAD,
     DEFAULT_PLAYOUTS,
@@ -33,17 +35,34 @@ from pinastats.coach.advice import (
     WinAdvice,
     win_advice,
 )
+from pinastats.coach.agent import Coach
 from pinastats.coach.outcomes import POLICIES, CoachError, Outcome
+
+if TYPE_CHECKING:
+    from pinastats.coach.reliability import CalibrationResult, calibration
+
+
+def __getattr__(name: str) -> Any:
+    """The calibration (it needs pandas) is imported on first use."""
+    if name in ("calibration", "CalibrationResult"):
+        from pinastats.coach import reliability as module
+
+        return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CLEAR_LEAD",
     "DEFAULT_PLAYOUTS",
     "POLICIES",
+    "CalibrationResult",
+    "Coach",
     "CoachError",
     "KeepWin",
     "Outcome",
     "OutcomeWin",
     "PlacementWin",
     "WinAdvice",
+    "calibration",
     "win_advice",
 ]

@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from pinastats.agents.advice import Advice, advise, check_rolls_left
+from pinastats.agents.advice import Advice, KeptDice, advise, check_rolls_left
 from pinastats.coach.outcomes import (
     Outcome,
     OutcomeSet,
@@ -25,14 +25,14 @@ from pinastats.coach.outcomes import (
 )
 from pinastats.coach.solve import TurnWin, solve_win_turn, standard_error
 from pinastats.dice._kernels import TIE_TOL
-from pinastats.dice.hands import N_DICE, check_dice, dice_tables
+from pinastats.dice.hands import check_dice, dice_tables
 from pinastats.errors import PinastatsError
 from pinastats.game.game import Game
 
 FloatArray = npt.NDArray[np.float64]
 Dice = tuple[int, ...]
 
-DEFAULT_PLAYOUTS = 400
+DEFAULT_PLAYOUTS = 200
 """Most play-outs from each outcome position (the adaptive search stops earlier when clear)."""
 DEFAULT_BATCH = 100
 """Play-outs per outcome added between two checks of the lead."""
@@ -64,7 +64,7 @@ class PlacementWin:
 
 
 @dataclass(frozen=True)
-class KeepWin:
+class KeepWin(KeptDice):
     """A keep (all five dice: stop) with the chance to win when the turn is played on well.
 
     Attributes:
@@ -82,16 +82,6 @@ class KeepWin:
     expected_points: float
     fraction: Fraction
     best: bool
-
-    @property
-    def stop(self) -> bool:
-        """Whether this keeps all five dice, that is, ends the rolling."""
-        return len(self.keep) == N_DICE
-
-    @property
-    def rerolled(self) -> int:
-        """How many dice this re-rolls."""
-        return N_DICE - len(self.keep)
 
 
 @dataclass(frozen=True)

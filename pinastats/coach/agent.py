@@ -12,14 +12,16 @@ choices are those of ``strategic`` (as in the outcome positions).
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from pinastats.agents.builtin import make_agent
+from pinastats.agents.builtin import AgentError, make_agent
 from pinastats.coach.outcomes import (
     OutcomeSet,
     Playouts,
@@ -84,6 +86,14 @@ class Coach:
             custom.append(f"seed={self.seed}")
         return f"coach({','.join(custom)})" if custom else "coach"
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The settings only: the estimates of the last position are not shipped."""
+        return {"playouts": self.playouts, "policy": self.policy, "seed": self.seed,
+                "workers": self.workers}  # fmt: skip
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(**state)  # type: ignore[misc]
+
     def _estimate(self, game: Game) -> OutcomeSet:
         """The outcome positions of this turn and their ``W`` (computed once per position)."""
         if game.is_over:
@@ -96,6 +106,13 @@ class Coach:
             runner.extend(self.playouts)
             self._key, self._outcomes, self._w = key, outcomes, runner.mean()
         return self._outcomes
+
+    def turn_win_probability(self, game: Game) -> float:
+        """The mover's chance to win before the first roll: ``K_R`` of the empty keep on ``W``."""
+        o = self._estimate(game)
+        rolls = game.config.rules.rolls
+        turn = solve_win_turn(self._w, o.shows, o.pass_column, o.happy_columns, rolls, rolls)
+        return float(turn.keep_value[rolls - 1, 0])
 
     def start_turn(self, game: Game) -> None:
         """Estimate the win probability of every outcome position of the turn."""
@@ -136,3 +153,36 @@ class Coach:
     ) -> int:
         """One of the Happy Hour ``options``: the ``strategic`` agent's choice."""
         return _STRATEGIC.choose_happy_hour(game, effect, options, rng)
+
+
+COACH_PARAMETERS = ("playouts", "policy", "seed")
+"""The parameters of ``coach(...)`` in an agent name."""
+
+
+def coach_agent(spec: str, items: list[tuple[str, str]]) -> Coach:
+    """The coach of an agent name such as ``coach(playouts=200,policy=ev)``.
+
+    ``items`` are the ``(name, value)`` texts; an unknown name, a value that is
+    not a whole number, ``playouts <= 0`` or an unknown policy raise
+    :class:`~pinastats.agents.builtin.AgentError` naming the value and what is allowed.
+    """
+    settings: dict[str, Any] = {}
+    for key, val in items:
+        if key not in COACH_PARAMETERS:
+            close = difflib.get_close_matches(key, COACH_PARAMETERS, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise AgentError(
+                f"agent {spec!r}: unknown parameter {key!r}{hint} "
+                f"(parameters of coach: {', '.join(COACH_PARAMETERS)})"
+            )
+        if key == "policy":
+            settings[key] = val
+            continue
+        try:
+            settings[key] = int(val)
+        except ValueError:
+            raise AgentError(f"agent {spec!r}: {key} must be a whole number, got {val!r}") from None
+    try:
+        return Coach(**settings)
+    except PinastatsError as exc:
+        raise AgentError(f"agent {spec!r}: {exc}") from None

@@ -24,10 +24,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from pinastats.dice.combinations import (
     Combination,
@@ -37,6 +37,9 @@ from pinastats.dice.combinations import (
 )
 from pinastats.errors import PinastatsError
 from pinastats.game.sides import Side
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "COLUMNS",
@@ -254,6 +257,8 @@ class Catalogue:
         >>> frame.groupby("colour").size().to_dict()
         {'blue': 6, 'green': 7, 'red': 12}
         """
+        import pandas as pd  # imported here: the CLI's other commands do not need it
+
         frame = pd.DataFrame(
             {
                 "id": [c.id for c in self.coasters],

@@ -42,10 +42,18 @@ class GameConfig:
             or not (MIN_PLAYERS <= self.players <= MAX_PLAYERS)
         ):
             raise PinastatsError(f"players must be 2, 3 or 4, got {self.players!r}")
+        parts = (("catalogue", Catalogue, "load_catalogue"), ("layout", Layout, "load_layout"),
+                 ("rules", Rules, ""))  # fmt: skip
+        for name, kind, loader in parts:
+            value = getattr(self, name)
+            if not isinstance(value, kind):
+                how = f" ({loader}(name_or_path) makes one)" if loader else ""
+                raise PinastatsError(f"{name} must be a {kind.__name__}{how}, got {value!r}")
         if len(self.catalogue) < self.layout.n_cells:
+            source = f" ({self.catalogue.source})" if self.catalogue.source else ""
             raise PinastatsError(
                 f"the layout {self.layout.name!r} has {self.layout.n_cells} cells but the "
-                f"catalogue only {len(self.catalogue)} coasters"
+                f"catalogue{source} only {len(self.catalogue)} coasters"
             )
         self.layout.sides_for(self.players)  # raises if the layout has no sides for them
         if self.starting_scores is not None and (

@@ -10,10 +10,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from pinastats.dice.hands import check_dice, dice_tables
 from pinastats.errors import PinastatsError
@@ -28,6 +28,9 @@ from pinastats.game.setup import judge as judge_state
 from pinastats.game.view import CellView, GameResult, board_frame, cell_views, draw
 from pinastats.game.view import Placement as Placement  # re-exported: legal_placements' type
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 IntArray = npt.NDArray[np.int64]
 Seed = int | np.random.Generator | None
 
@@ -38,7 +41,14 @@ class IllegalMoveError(PinastatsError):
 
 def as_generator(seed: Seed) -> np.random.Generator:
     """A ``numpy.random.Generator`` from a seed, or the generator itself."""
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    if isinstance(seed, np.random.Generator):
+        return seed
+    try:
+        return np.random.default_rng(seed)
+    except (TypeError, ValueError):
+        raise PinastatsError(
+            f"seed must be a whole number >= 0, a numpy.random.Generator or None, got {seed!r}"
+        ) from None
 
 
 class Game:
@@ -239,7 +249,7 @@ class Game:
 
     def _check_ongoing(self) -> None:
         if self.is_over:
-            raise IllegalMoveError(f"the game is over ({self.end_reason.name})")
+            raise IllegalMoveError(f"the game is over: {self.end_reason}")
 
     def legal_placements(self, dice: Sequence[int]) -> list[Placement]:
         """Every cell the player to move may place on with these final dice."""
@@ -269,7 +279,7 @@ class Game:
         cell = self._check_cell(cell)
         hand = self._hand(dice)
         if self.is_over:
-            return f"the game is over ({self.end_reason.name})"
+            return f"the game is over: {self.end_reason}"
         player = self.to_move
         name = self.coaster(cell).combination.value
         reason = PlacementRule(
@@ -368,7 +378,7 @@ class Game:
                     option = options[0] if len(options) == 1 else None
                 if option not in options:
                     raise IllegalMoveError(
-                        f"Happy Hour {effect.name}: choose one of {options}, got {option!r}"
+                        f"Happy Hour '{effect}': choose one of {options}, got {option!r}"
                     )
                 HH._apply_happy_hour(board, state, self.to_move, int(effect), option)
         elif happy_hour is not None:

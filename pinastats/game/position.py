@@ -35,6 +35,10 @@ class PositionError(PinastatsError):
     """A position that breaks the format or the rules; the message names the field."""
 
 
+class CatalogueTooSmallError(PinastatsError):
+    """The catalogue has fewer coasters than the layout has cells (the catalogue's fault)."""
+
+
 def _int(data: Mapping[str, Any], key: str) -> int:
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, int):
@@ -101,7 +105,7 @@ def _config(
     catalogue = catalogue or load_catalogue()
     if len(catalogue) < layout.n_cells:  # GameConfig's own message would blame the state file
         source = f" ({catalogue.source})" if catalogue.source else ""
-        raise PinastatsError(
+        raise CatalogueTooSmallError(
             f"the coaster catalogue{source} has {len(catalogue)} coasters, fewer than the "
             f"{layout.n_cells} cells of the layout {layout.name!r}; give a catalogue "
             f"with at least {layout.n_cells} coasters"

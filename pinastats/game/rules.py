@@ -15,7 +15,39 @@ class RulesError(PinastatsError):
     """A rule option out of its range; the message names the option and the range."""
 
 
-class EndReason(IntEnum):
+_WORDS: dict[tuple[str, int], str] = {}
+"""Each member of the enums below in a player's words, by (enum name, value)."""
+
+
+def _say(words: dict[_Worded, str]) -> None:
+    """Record the words of an enum's members (keyed by enum: members of two enums may be ==)."""
+    _WORDS.update({(type(m).__name__, m.value): text for m, text in words.items()})
+
+
+class _Worded(IntEnum):
+    """An int enum that prints as words (``str``, ``format``) and keeps a full ``repr``.
+
+    ``print(EndReason.SCORE)`` shows ``target score reached, best score wins``;
+    ``repr`` is ``<EndReason.SCORE: 2>``; a format spec (``f"{x:d}"``) formats the int.
+    """
+
+    @property
+    def words(self) -> str:
+        """The member in a player's words."""
+        return _WORDS.get((type(self).__name__, self.value), self.name.lower().replace("_", " "))
+
+    def __str__(self) -> str:
+        return self.words
+
+    def __format__(self, spec: str) -> str:
+        return (
+            self.words.__format__(spec)
+            if not spec or spec[-1] not in "bcdoxXn"
+            else int.__format__(self, spec)
+        )
+
+
+class EndReason(_Worded):
     """How a game ended (``ONGOING`` while it runs)."""
 
     ONGOING = 0
@@ -34,7 +66,20 @@ class EndReason(IntEnum):
     """The safety limit on turns was reached (no winner); never met in normal play."""
 
 
-class Trigger(IntEnum):
+_say(
+    {
+        EndReason.ONGOING: "still being played",
+        EndReason.PINA_COLADICE: "PIÑA COLADICE (a full line)",
+        EndReason.SCORE: "target score reached, best score wins",
+        EndReason.TOKENS: "last token placed, best score wins",
+        EndReason.TIE_BREAK: "tied score, latest placement wins",
+        EndReason.DRAW: "tied score, nobody placed: draw",
+        EndReason.TURN_LIMIT: "turn limit (no winner)",
+    }
+)
+
+
+class Trigger(_Worded):
     """What triggered the end of the game (before the round was completed)."""
 
     NONE = 0
@@ -45,7 +90,16 @@ class Trigger(IntEnum):
     """A player placed their last reserve token."""
 
 
-class PlacementRule(IntEnum):
+_say(
+    {
+        Trigger.NONE: "not triggered",
+        Trigger.SCORE: "target score reached",
+        Trigger.TOKENS: "last token placed",
+    }
+)
+
+
+class PlacementRule(_Worded):
     """Why a placement is refused, in the order the rules are checked (``OK``: it is legal)."""
 
     OK = 0
@@ -60,7 +114,18 @@ class PlacementRule(IntEnum):
     """Every token space of the coaster is taken."""
 
 
-class HappyHourEffect(IntEnum):
+_say(
+    {
+        PlacementRule.OK: "legal",
+        PlacementRule.NO_RESERVE: "no token left in reserve",
+        PlacementRule.NO_MATCH: "the dice do not show the combination",
+        PlacementRule.OWN_TOKEN: "already a token of the player on the coaster",
+        PlacementRule.COASTER_FULL: "no free space on the coaster",
+    }
+)
+
+
+class HappyHourEffect(_Worded):
     """The six faces of the Happy Hour die (variant)."""
 
     LOSE_3 = 1
@@ -75,6 +140,18 @@ class HappyHourEffect(IntEnum):
     """The player flips a coaster; its tokens go back to their owners (points kept)."""
     GAIN_4 = 6
     """The player gains 4 points."""
+
+
+_say(
+    {
+        HappyHourEffect.LOSE_3: "lose 3 points",
+        HappyHourEffect.REMOVE_OWN_TOKEN: "take back an own token",
+        HappyHourEffect.OTHERS_GAIN_1: "others gain 1",
+        HappyHourEffect.MOVE_OTHER_TOKEN: "move another player's token",
+        HappyHourEffect.FLIP_COASTER: "flip a coaster",
+        HappyHourEffect.GAIN_4: "gain 4",
+    }
+)
 
 
 @dataclass(frozen=True)

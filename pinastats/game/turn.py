@@ -176,7 +176,7 @@ class Turn:
     def from_dice(cls, game: Game, dice: Sequence[int]) -> Turn:
         """The mover's turn, its first roll showing ``dice`` (five dice 1-6)."""
         if game.is_over:
-            raise IllegalMoveError(f"the game is over ({game.end_reason.name}); no turn to play")
+            raise IllegalMoveError(f"the game is over: {game.end_reason}; no turn to play")
         hand = tuple(dice)
         if hand not in _hand_indices():
             hand = check_dice(dice)

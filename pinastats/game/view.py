@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
-import pandas as pd
-
 from pinastats.game.rules import EndReason
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from pinastats.game.game import Game
 
 
@@ -78,6 +78,9 @@ class Outcome(Enum):
     TURN_LIMIT = "turn limit"
     """The safety limit on turns stopped the game: nobody won."""
 
+    def __str__(self) -> str:
+        return self.value
+
 
 @dataclass(frozen=True)
 class GameResult:
@@ -86,6 +89,13 @@ class GameResult:
     outcome: Outcome
     winner: int | None
     reason: EndReason
+
+    def __str__(self) -> str:
+        """``seat 1 won: PIÑA COLADICE (a full line)``, ``draw: ...``, ``still being played``."""
+        if self.outcome is Outcome.ONGOING:
+            return str(self.reason)
+        who = f"seat {self.winner} won" if self.outcome is Outcome.WON else str(self.outcome)
+        return f"{who}: {self.reason}"
 
     @classmethod
     def of(cls, reason: EndReason, winner: int | None) -> GameResult:
@@ -130,6 +140,8 @@ def board_frame(game: Game) -> pd.DataFrame:
                 "spaces": game.spaces(cell),
             }
         )
+    import pandas as pd  # imported here: playing a game does not need it
+
     return pd.DataFrame(rows)
 
 
@@ -149,11 +161,7 @@ def draw(game: Game, width: int = 16) -> str:
         grid[r][c] = f"{coaster.combination.value[:width]} {side}{points} [{seats}]"
     cell_width = max(len(t) for row in grid for t in row)
     lines = [" | ".join(t.ljust(cell_width) for t in row).rstrip() for row in grid]
-    status = (
-        "over: " + game.end_reason.name.lower().replace("_", " ")
-        if game.is_over
-        else (f"seat {game.to_move} to move")
-    )
+    status = f"over: {game.end_reason}" if game.is_over else (f"seat {game.to_move} to move")
     scores = ", ".join(
         f"seat {p}: {s} points, {r} in reserve"
         for p, (s, r) in enumerate(zip(game.scores, game.reserves, strict=True))

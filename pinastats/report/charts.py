@@ -147,7 +147,7 @@ def matchup_forest(ax: Axes, runs: Sequence[RunStats], players: int) -> None:
     y = 0.0
     ticks: list[float] = []
     for run in runs:
-        for agent in run.agents:
+        for agent in dict.fromkeys(run.agents):  # a guest's table repeats its opponent
             rate = run.win_rate(agent)
             assert rate is not None
             spread = [[max(rate.value - rate.low, 0.0)], [max(rate.high - rate.value, 0.0)]]

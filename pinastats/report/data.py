@@ -11,10 +11,13 @@ from __future__ import annotations
 import hashlib
 import platform
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from pinastats.agents.protocol import AgentProtocol
+from pinastats.errors import PinastatsError
 from pinastats.game import Catalogue, GameConfig, Rules, load_catalogue
 from pinastats.game.catalogue import default_catalogue_path
 from pinastats.game.layout import Layout
@@ -123,13 +126,13 @@ def _check(players: int, games: int, seed: int, workers: int | None) -> None:
         return isinstance(value, int) and not isinstance(value, bool)
 
     if not whole(players) or not 2 <= players <= 4:
-        raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+        raise PinastatsError(f"players must be 2, 3 or 4, got {players!r}")
     if not whole(games) or games <= 0:
-        raise ValueError(f"games must be a whole number > 0, got {games!r}")
+        raise PinastatsError(f"games must be a whole number > 0, got {games!r}")
     if not whole(seed) or seed < 0:
-        raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+        raise PinastatsError(f"seed must be a whole number >= 0, got {seed!r}")
     if workers is not None and (not whole(workers) or workers < 1):
-        raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
+        raise PinastatsError(f"workers must be a whole number >= 1, got {workers!r}")
 
 
 def build_report(
@@ -141,6 +144,8 @@ def build_report(
     catalogue: Catalogue | str | Path | None = None,
     workers: int | None = None,
     progress: bool = False,
+    guests: Sequence[AgentProtocol | str] = (),
+    guest_games: int | None = None,
 ) -> Report:
     """Compute a strategy report for ``players`` players.
 
@@ -148,14 +153,20 @@ def build_report(
     then one per match-up: 6 for 2 players, 4 for 3, 1 for 4); ``catalogue`` a
     :class:`~pinastats.game.Catalogue`, a catalogue file, or None for the
     shipped one. ``workers`` (default: every core) changes the speed, never
-    the result. ``progress`` reports the simulations on stderr.
+    the result. ``progress`` reports the simulations on stderr. ``guests``: up
+    to two agents of one's own (objects, ``FILE.py:Class``, or ``"coach"``), each
+    played against every built-in agent for ``guest_games`` games a table
+    (default ``min(games, 2000)``); the report gains a page on them.
     """
     _check(players, games, seed, workers)
     if not isinstance(catalogue, Catalogue):
         catalogue = load_catalogue(catalogue)
     config = GameConfig(players=players, catalogue=catalogue, rules=Rules(happy_hour=happy_hour))
     b_share = float(config.sides.mean())
-    simulations = run_simulations(config, games, seed, workers=workers, progress=progress)
+    simulations = run_simulations(
+        config, games, seed, workers=workers, progress=progress, guests=guests,
+        guest_games=guest_games,
+    )  # fmt: skip
     if progress:
         print(f"{players} players: solving the coasters and the hold cheat-sheets",
               file=sys.stderr, flush=True)  # fmt: skip

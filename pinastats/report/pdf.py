@@ -16,18 +16,21 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 from pinastats import __version__
+from pinastats.errors import PinastatsError
 from pinastats.report.data import Report
 from pinastats.report.pages import render
 from pinastats.report.typeset import style
 
 
 def check_pdf_path(path: str | Path) -> Path:
-    """The output path as a ``Path``; a ValueError unless it names a ``.pdf`` file."""
+    """The output path as a ``Path``; a :class:`PinastatsError` unless it names a ``.pdf`` file."""
     path = Path(path)
     if path.suffix.lower() != ".pdf":
-        raise ValueError(f"the report is a PDF: give a file name ending in .pdf, got {str(path)!r}")
+        raise PinastatsError(
+            f"the report is a PDF: give a file name ending in .pdf, got {str(path)!r}"
+        )
     if path.is_dir():
-        raise ValueError(f"{str(path)!r} is a directory; give a file name ending in .pdf")
+        raise PinastatsError(f"{str(path)!r} is a directory; give a file name ending in .pdf")
     return path
 
 

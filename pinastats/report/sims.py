@@ -9,8 +9,13 @@ Two kinds of run, each of ``games`` games with a random first player:
   four for 4), for who beats whom. Pooled over the match-ups, each agent sits at
   the same number of tables: the pooled win rate is its ladder score.
 
-Run ``i`` (0 = self-play, then the match-ups in order) uses seed ``16 * seed + i``,
-so each run can be replayed with ``pinastats simulate``. The results keep
+A third kind is optional: *guests*, one's own agents (or ``coach``), each
+played in seat 0 against every agent of :data:`AGENTS` in the other seats,
+``guest_games`` games a table.
+
+Run ``i`` (0 = self-play, then the match-ups in order; guest ``g`` against
+``AGENTS[b]`` is run ``8 + 4 g + b``) uses seed ``16 * seed + i``, so each run
+can be replayed with ``pinastats simulate``. The results keep
 counts, not only rates, so runs can be pooled; every rate has a 95% Wilson
 interval.
 """
@@ -19,11 +24,14 @@ from __future__ import annotations
 
 import itertools
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from pinastats.agents.loading import resolve_agent
+from pinastats.agents.protocol import AgentProtocol
+from pinastats.errors import PinastatsError
 from pinastats.game import GameConfig
 from pinastats.game.rules import EndReason
 from pinastats.simulation import SimulationResult, simulate, wilson_interval
@@ -31,6 +39,9 @@ from pinastats.simulation.runner import DEFAULT_CHUNK
 
 AGENTS: tuple[str, ...] = ("random", "greedy", "ev", "strategic")
 """The agents of the match-ups, weakest first (the slow ``rollout`` agent is left out)."""
+
+MAX_GUESTS = 2
+"""Guest agents a report can hold (their runs' seeds are 8-15 of the report's 16)."""
 
 SELF_PLAY_AGENT = "strategic"
 """The agent in every seat of the self-play run."""
@@ -192,6 +203,9 @@ class Simulations:
         matchups: one run per table of distinct agents.
         mixed: the match-ups pooled (the ladder).
         coasters: per catalogue coaster, how it fared in self-play.
+        guests: per guest agent, its runs against each agent of :data:`AGENTS`
+            (the guest in seat 0, that agent in every other seat).
+        guest_games: games per guest run (0 without guests).
     """
 
     games: int
@@ -201,6 +215,8 @@ class Simulations:
     matchups: tuple[RunStats, ...]
     mixed: RunStats
     coasters: tuple[CoasterPlay, ...]
+    guests: tuple[tuple[RunStats, ...], ...] = ()
+    guest_games: int = 0
 
 
 def matchups(players: int) -> list[tuple[str, ...]]:
@@ -227,6 +243,26 @@ def _coaster_play(result: SimulationResult) -> tuple[CoasterPlay, ...]:
     )
 
 
+def check_guests(guests: Sequence[AgentProtocol | str]) -> tuple[AgentProtocol, ...]:
+    """The guest agents, made and checked: at most :data:`MAX_GUESTS`, distinct names."""
+    if len(guests) > MAX_GUESTS:
+        raise PinastatsError(f"a report holds at most {MAX_GUESTS} guest agents, got {len(guests)}")
+    made = tuple(resolve_agent(g) for g in guests)
+    names = [g.name for g in made]
+    clash = [n for n in names if n in AGENTS or names.count(n) > 1]
+    if clash:
+        raise PinastatsError(
+            f"guest agent name {clash[0]!r} is taken (built-ins: {', '.join(AGENTS)}; "
+            "guests need names of their own)"
+        )
+    return made
+
+
+def guest_tables(guest: AgentProtocol, players: int) -> list[tuple[AgentProtocol | str, ...]]:
+    """The guest in seat 0 against each agent of :data:`AGENTS` in every other seat."""
+    return [(guest, *(opponent,) * (players - 1)) for opponent in AGENTS]
+
+
 def run_simulations(
     config: GameConfig,
     games: int,
@@ -234,23 +270,48 @@ def run_simulations(
     *,
     workers: int | None = None,
     progress: bool = False,
+    guests: Sequence[AgentProtocol | str] = (),
+    guest_games: int | None = None,
 ) -> Simulations:
-    """Play the self-play run and every match-up of ``config.players`` players."""
+    """Play the self-play run, every match-up of ``config.players`` players, and the guests'.
+
+    ``guest_games`` (default: ``min(games, 2000)``, as guests play on the readable,
+    slower path) is the number of games of each guest run.
+    """
+    made = check_guests(guests)
+    n_guest = min(games, 2000) if guest_games is None else guest_games
+    if isinstance(n_guest, bool) or not isinstance(n_guest, int) or n_guest <= 0:
+        raise PinastatsError(f"guest games must be a whole number > 0, got {guest_games!r}")
     players = config.players
-    plan = [((SELF_PLAY_AGENT,) * players, f"{SELF_PLAY_AGENT} self-play")]
-    plan += [(table, " vs ".join(table)) for table in matchups(players)]
+    plan: list[tuple[tuple[AgentProtocol | str, ...], str, int, int]] = [
+        ((SELF_PLAY_AGENT,) * players, f"{SELF_PLAY_AGENT} self-play", games, 0)
+    ]
+    plan += [(t, " vs ".join(t), games, i) for i, t in enumerate(matchups(players), start=1)]
+    for g, guest in enumerate(made):
+        plan += [
+            (t, f"{guest.name} vs {AGENTS[b]}", n_guest, 8 + 4 * g + b)
+            for b, t in enumerate(guest_tables(guest, players))
+        ]
     runs: list[RunStats] = []
     coasters: tuple[CoasterPlay, ...] = ()
-    for i, (agents, label) in enumerate(plan):
+    for i, (agents, label, n, index) in enumerate(plan):
         if progress:
-            print(f"{players} players, run {i + 1} of {len(plan)}: {label}, {games:,} games",
+            print(f"{players} players, run {i + 1} of {len(plan)}: {label}, {n:,} games",
                   file=sys.stderr, flush=True)  # fmt: skip
         result = simulate(
-            list(agents), games, seed=run_seed(seed, i), config=config, workers=workers,
+            list(agents), n, seed=run_seed(seed, index), config=config, workers=workers,
             chunk_size=DEFAULT_CHUNK, progress=progress,
         )  # fmt: skip
         runs.append(run_stats(result, label))
         if i == 0:
             coasters = _coaster_play(result)
-    mixed = pool(runs[1:], "every match-up")
-    return Simulations(games, seed, DEFAULT_CHUNK, runs[0], tuple(runs[1:]), mixed, coasters)
+    n_tables = 1 + len(matchups(players))
+    table_runs, guest_runs = runs[1:n_tables], runs[n_tables:]
+    mixed = pool(table_runs, "every match-up")
+    per_guest = tuple(
+        tuple(guest_runs[len(AGENTS) * g : len(AGENTS) * (g + 1)]) for g in range(len(made))
+    )
+    return Simulations(
+        games, seed, DEFAULT_CHUNK, runs[0], tuple(table_runs), mixed, coasters,
+        per_guest, n_guest if made else 0,
+    )  # fmt: skip

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pinastats.agents._rollout import _agent_turn
-from pinastats.agents.builtin import Agent, make_agent
+from pinastats.agents.builtin import Agent
+from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.agents.tables import turn_tables
 from pinastats.errors import PinastatsError
@@ -54,16 +55,23 @@ def _agent_keep(agent: AgentProtocol, game: Game, turn: Turn, rng: np.random.Gen
         raise IllegalMoveError(f"agent {agent.name!r} chose a bad keep: {error}") from None
 
 
-def play_turn(game: Game, agent: AgentProtocol, rng: np.random.Generator) -> TurnRecord:
+def play_turn(game: Game, agent: AgentProtocol | str, rng: np.random.Generator) -> TurnRecord:
     """Play the mover's turn step by step in Python, with the agent's decisions.
 
     The phases and the random draws are those of the kernel turn
     (:mod:`pinastats.agents._turn`): the same seed plays the same turn. The
     agent's choices are checked (a keep must be part of the dice, a cell legal,
-    a Happy Hour choice one of the options).
+    a Happy Hour choice one of the options). ``agent`` may be a name (``"ev"``).
     """
     if game.is_over:
-        raise IllegalMoveError(f"the game is over ({game.end_reason.name})")
+        raise IllegalMoveError(f"the game is over: {game.end_reason}")
+    if not isinstance(rng, np.random.Generator):
+        raise PinastatsError(
+            "rng must be a numpy.random.Generator, the same one for every turn "
+            f"(e.g. rng = numpy.random.default_rng(1)), got {rng!r}"
+        )
+    if isinstance(agent, str):
+        agent = resolve_agent(agent)
     record = TurnRecord(player=game.to_move)
     agent.start_turn(game)
     turn = Turn.start(game, rng)
@@ -103,7 +111,7 @@ def play_turn(game: Game, agent: AgentProtocol, rng: np.random.Generator) -> Tur
 def play_turn_fast(game: Game, agent: Agent, rng: np.random.Generator) -> bool:
     """Play the mover's turn in one kernel call; return True when the game is over."""
     if game.is_over:
-        raise IllegalMoveError(f"the game is over ({game.end_reason.name})")
+        raise IllegalMoveError(f"the game is over: {game.end_reason}")
     return bool(
         _agent_turn(
             agent.code,
@@ -127,7 +135,7 @@ def play_game(
     """
     if len(agents) != game.players:
         raise PinastatsError(f"{len(agents)} agents for {game.players} players: name one per seat")
-    seats = [make_agent(a) for a in agents]
+    seats = [resolve_agent(a) for a in agents]
     rng = as_generator(seed)
     while not game.is_over:
         agent = seats[game.to_move]

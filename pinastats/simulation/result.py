@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from pinastats.agents.builtin import Agent
+from pinastats.agents.protocol import AgentProtocol
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.rules import EndReason, Trigger
@@ -85,7 +85,7 @@ class SimulationResult:
     games: pd.DataFrame
     owners: npt.NDArray[np.int64]
     config: GameConfig
-    agents: tuple[Agent, ...]
+    agents: tuple[AgentProtocol, ...]
     seed: int
     elapsed: float
     workers: int
@@ -98,7 +98,7 @@ class SimulationResult:
         a: dict[str, npt.NDArray[np.int64]],
         *,
         config: GameConfig,
-        agents: tuple[Agent, ...],
+        agents: tuple[AgentProtocol, ...],
         seed: int,
         elapsed: float,
         workers: int,
@@ -145,6 +145,38 @@ class SimulationResult:
             engine,
             chunk_size,
         )
+
+    def __repr__(self) -> str:
+        agents = ", ".join(a.name for a in self.agents)
+        return (
+            f"<SimulationResult: {self.n_games:,} games, {self.config.players} players "
+            f"({agents}), seed {self.seed}, layout {self.config.layout.name!r}>"
+        )
+
+    def __str__(self) -> str:
+        """A few lines: who won how often, the first player, length and endings."""
+        if not self.n_games:
+            return repr(self)
+        wins = ", ".join(
+            f"{r['agent']} (seat {r['seat']}) {100 * r['win_rate']:.1f}% "
+            f"[{100 * r['ci_low']:.1f}, {100 * r['ci_high']:.1f}]"
+            for r in self.seat_win_rates().to_dict("records")
+        )
+        first = self.position_win_rates().to_dict("records")[0]
+        ends = "; ".join(
+            f"{EndReason[str(r['end_reason']).upper()]} {100 * r['share']:.1f}%"
+            for r in self.end_reasons().to_dict("records")
+            if r["games"]
+        )
+        return "\n".join([
+            repr(self),
+            f"  wins (95% CI): {wins}",
+            f"  first player wins {100 * first['win_rate']:.1f}% "
+            f"[{100 * first['ci_low']:.1f}, {100 * first['ci_high']:.1f}]; "
+            f"{self.games['rounds'].mean():.2f} rounds on average",
+            f"  endings: {ends}",
+            "  .games: one row per game; .summary(), .seat_win_rates(), .end_reasons(), ...",
+        ])  # fmt: skip
 
     @property
     def n_games(self) -> int:

@@ -15,13 +15,15 @@ import sys
 import time
 import warnings
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 
-from pinastats.agents.builtin import Agent, make_agent
+from pinastats.agents.loading import resolve_agent
+from pinastats.agents.protocol import AgentProtocol
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.simulation.chunk import CHUNK_FIELDS, ChunkSpec, run_chunk, warm_up
@@ -39,13 +41,21 @@ POLL = 0.5
 MEMORY_SHARE = 0.8
 """Share of the available memory the per-game table of a run may take."""
 
+ChunkSink = Callable[[int, dict[str, Any]], dict[str, Any]]
+"""Takes chunk ``i``'s arrays as they come; returns what the run keeps of them."""
+
+
+def _keep(index: int, part: dict[str, Any]) -> dict[str, Any]:
+    """The default chunk sink: the run keeps every game."""
+    return part
+
 
 def _chunk_specs(
     games: int,
     chunk_size: int,
     seed: int,
     config: GameConfig,
-    agents: tuple[Agent, ...],
+    agents: tuple[AgentProtocol, ...],
     first_seat: int,
 ) -> Iterator[ChunkSpec]:
     """The chunks of a run, planned as they are consumed (constant memory).
@@ -115,14 +125,24 @@ def check_memory(games: int, config: GameConfig, available: int | None = None) -
     )
 
 
-def _run_local(specs: Iterator[ChunkSpec], workers: int, bar: _Progress) -> list[dict[str, Any]]:
+PlayChunk = Callable[[ChunkSpec], dict[str, Any]]
+"""What plays a chunk: :func:`run_chunk`, or the recording chunk of :func:`_recording`."""
+
+
+def _run_local(
+    specs: Iterator[ChunkSpec],
+    workers: int,
+    bar: _Progress,
+    play: PlayChunk = run_chunk,
+    sink: ChunkSink = _keep,
+) -> list[dict[str, Any]]:
     """Play the chunks on ``workers`` threads, in chunk order, ``2 workers`` chunks in flight."""
     warm_up()
     bar.begin()
     parts = []
     if workers == 1:
         for spec in specs:
-            parts.append(run_chunk(spec))
+            parts.append(sink(spec.index, play(spec)))
             bar.update(spec.games)
         return parts
     # kernels release the GIL, so threads run them on separate cores; leaving the
@@ -131,14 +151,14 @@ def _run_local(specs: Iterator[ChunkSpec], workers: int, bar: _Progress) -> list
         flight: deque[tuple[ChunkSpec, Future[dict[str, Any]]]] = deque()
         try:
             for spec in specs:
-                flight.append((spec, pool.submit(run_chunk, spec)))
+                flight.append((spec, pool.submit(play, spec)))
                 while len(flight) >= 2 * workers:
                     done, future = flight.popleft()
-                    parts.append(future.result())
+                    parts.append(sink(done.index, future.result()))
                     bar.update(done.games)
             while flight:
                 done, future = flight.popleft()
-                parts.append(future.result())
+                parts.append(sink(done.index, future.result()))
                 bar.update(done.games)
             return parts
         finally:
@@ -146,11 +166,11 @@ def _run_local(specs: Iterator[ChunkSpec], workers: int, bar: _Progress) -> list
                 future.cancel()
 
 
-def _play_chunk(spec: ChunkSpec) -> tuple[str, dict[str, Any]]:
+def _play_chunk(spec: ChunkSpec, play: PlayChunk = run_chunk) -> tuple[str, dict[str, Any]]:
     """A Dask task: the chunk's arrays and the address of the worker that played it."""
     from dask.distributed import get_worker
 
-    return get_worker().address, run_chunk(spec)
+    return get_worker().address, play(spec)
 
 
 def _connect(workers: int, scheduler: str | None) -> tuple[Any, Any]:
@@ -188,6 +208,8 @@ def _run_dask(
     scheduler: str | None,
     bar: _Progress,
     worker_timeout: float,
+    play: PlayChunk = run_chunk,
+    sink: ChunkSink = _keep,
 ) -> tuple[list[dict[str, Any]], int]:
     """Play the chunks on a Dask cluster; return the parts in chunk order and the workers that ran.
 
@@ -214,7 +236,7 @@ def _run_dask(
         todo = iter(specs)
         while True:
             for spec in itertools.islice(todo, window - len(pending)):
-                pending[client.submit(_play_chunk, spec, pure=False)] = spec
+                pending[client.submit(_play_chunk, spec, play, pure=False)] = spec
             if not pending:
                 break
             try:
@@ -228,7 +250,7 @@ def _run_dask(
                 except TimeoutError:
                     continue
                 spec = pending.pop(future)
-                parts[spec.index], gathered = part, True
+                parts[spec.index], gathered = sink(spec.index, part), True
                 ran_on.add(address)
                 bar.update(spec.games)
             if gathered or client.scheduler_info()["workers"]:
@@ -246,7 +268,7 @@ def _run_dask(
 
 
 def simulate(
-    agents: Sequence[Agent | str],
+    agents: Sequence[AgentProtocol | str],
     games: int,
     *,
     seed: int = 0,
@@ -259,6 +281,8 @@ def simulate(
     chunk_size: int = DEFAULT_CHUNK,
     progress: bool | ProgressMode = False,
     worker_timeout: float = WORKER_TIMEOUT,
+    record: str | Path | None = None,
+    chunk_sink: ChunkSink | None = None,
 ) -> SimulationResult:
     """Play ``games`` games; ``agents[p]`` sits in seat ``p``.
 
@@ -271,8 +295,14 @@ def simulate(
     terminal and lines elsewhere. Runs whose per-game table would not fit in
     memory are refused (:func:`check_memory`). Ctrl-C (or SIGTERM raised as a
     ``KeyboardInterrupt``) raises :class:`Interrupted` with the games played.
+    ``record``: also write the record of every game to this file (JSON Lines,
+    ``docs/records.md``); each game is then played again on the readable Python
+    path, which is much slower.
+    ``chunk_sink(i, arrays)`` gets chunk ``i``'s arrays and returns what the result keeps
+    (:mod:`pinastats.simulation.pieces` keeps none and writes them to files); with
+    it the memory check is the sink's business.
     """
-    seats = tuple(make_agent(a) for a in agents)
+    seats = tuple(resolve_agent(a) for a in agents)
     if config is None:
         config = GameConfig(players=len(seats) if players is None else players)
     if players is not None and players != config.players:
@@ -299,19 +329,23 @@ def simulate(
         raise PinastatsError(
             f"worker timeout must be a number of seconds > 0, got {worker_timeout!r}"
         )
-    check_memory(games, config)
+    if chunk_sink is None:
+        check_memory(games, config)
     specs = _chunk_specs(
         games, chunk_size, seed, config, seats, -1 if first_seat is None else first_seat
     )
     if progress is True:
         progress = "bar" if sys.stderr.isatty() else "lines"
     bar = _Progress(games, progress or "off")
+    play = run_chunk if record is None else _recording(record, seed, chunk_size)
     try:
         if engine == "dask" or scheduler is not None:
-            parts, workers = _run_dask(specs, workers, scheduler, bar, worker_timeout)
+            parts, workers = _run_dask(
+                specs, workers, scheduler, bar, worker_timeout, play, chunk_sink or _keep
+            )
             engine = "dask"
         else:
-            parts = _run_local(specs, workers, bar)
+            parts = _run_local(specs, workers, bar, play, chunk_sink or _keep)
             workers = min(workers, len(parts))
     except KeyboardInterrupt as exc:
         bar.close()
@@ -320,6 +354,8 @@ def simulate(
         bar.close()
         raise
     elapsed = time.perf_counter() - bar.start
+    if record is not None:
+        _write_records(record, parts)
     arrays = {name: np.concatenate([p[name] for p in parts]) for name in CHUNK_FIELDS}
     return SimulationResult.from_arrays(
         arrays,
@@ -331,3 +367,24 @@ def simulate(
         engine=engine,
         chunk_size=chunk_size,
     )
+
+
+def _recording(path: str | Path, seed: int, chunk_size: int) -> PlayChunk:
+    """The chunk player of a recorded run (checks first that ``path`` can be written)."""
+    import functools
+
+    from pinastats.records.record import recorded_chunk
+
+    target = Path(path)
+    if target.is_dir():
+        raise PinastatsError(f"record file {str(path)!r} is a directory: give a file name")
+    if not target.parent.is_dir():
+        raise PinastatsError(f"record file {str(path)!r}: its folder does not exist")
+    return functools.partial(recorded_chunk, seed=seed, chunk_size=chunk_size)
+
+
+def _write_records(path: str | Path, parts: list[dict[str, Any]]) -> None:
+    """Write the records of the chunks, in chunk order, one game a line."""
+    from pinastats.records.format import write_lines
+
+    write_lines(path, (line for part in parts for line in part.pop("records")))

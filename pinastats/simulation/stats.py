@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+from pinastats.errors import PinastatsError
+
 Z95 = 1.959963984540054
 
 
@@ -16,6 +18,8 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     """
     if trials <= 0:
         return (math.nan, math.nan)
+    if not 0 <= successes <= trials:
+        raise PinastatsError(f"successes must be from 0 to the {trials} trials, got {successes!r}")
     p = successes / trials
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom

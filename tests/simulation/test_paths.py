@@ -5,15 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pinastats.agents.builtin import agent_names
+from pinastats.agents.builtin import AgentKind
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.rules import Rules
 from pinastats.simulation.play import play_game
 
-# agents that take long per decision get light settings; every kind is covered
+# agents that take long per decision get light settings; every kernel kind is covered
 LIGHT = {"rollout": "rollout(rollouts=2)"}
-KINDS = [LIGHT.get(name, name) for name in agent_names()]
+KINDS = [LIGHT.get(k.value, k.value) for k in AgentKind]
 
 
 def play_both(players: int, happy_hour: bool, agents: list[str], seed: int) -> tuple[Game, Game]:

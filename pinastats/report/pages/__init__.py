@@ -1,7 +1,8 @@
 """The pages of the report, in order, one module per section.
 
 Each section module (:mod:`~.tier_list`, :mod:`~.cheat_sheets`,
-:mod:`~.probabilities`, :mod:`~.simulations`, :mod:`~.methodology`) gives its
+:mod:`~.probabilities`, :mod:`~.simulations`, :mod:`~.guests` (only with guest
+agents), :mod:`~.methodology`) gives its
 pages as :class:`PageSpec` s; :mod:`~.cover` comes first and lists them.
 :func:`plan` lists the pages of a report (how many depends on the catalogue:
 one hold cheat-sheet per coaster that is not of one value); :func:`render`
@@ -16,6 +17,7 @@ from pinastats.report.data import Report
 from pinastats.report.pages import (
     cheat_sheets,
     cover,
+    guests,
     methodology,
     probabilities,
     simulations,
@@ -26,7 +28,7 @@ from pinastats.report.typeset import Page, TypesetError, style
 
 __all__ = ["PageSpec", "footer_text", "page_titles", "plan", "render"]
 
-SECTION_MODULES = (tier_list, cheat_sheets, probabilities, simulations, methodology)
+SECTION_MODULES = (tier_list, cheat_sheets, probabilities, simulations, guests, methodology)
 """The section modules after the cover, in page order."""
 
 

@@ -65,12 +65,21 @@ def method_page_2(report: Report, page: Page) -> None:
         size=9,
     )
     runs = [sims.self_play, *sims.matchups]
+    rows: list[list[Box | str]] = [
+        [str(i), ", ".join(run.agents), count(run.games), str(run.seeds[0])]
+        for i, run in enumerate(runs)
+    ]
+    for guest_runs in sims.guests:  # one row per guest: its run against each built-in agent
+        first, last = guest_runs[0].seeds[0], guest_runs[-1].seeds[0]
+        rows.append([
+            f"{first - 16 * sims.seed}-{last - 16 * sims.seed}",
+            f"{guest_runs[0].agents[0]}, then {', '.join(AGENTS)} in turn in the other seats",
+            f"{count(sims.guest_games)} each", f"{first}-{last}",
+        ])  # fmt: skip
     page.table(
         [Column("run", 0.5, "right"), Column("agents (seat order)", 3.6),
          Column("games", 1.0, "right"), Column("seed", 0.8, "right")],
-        [[str(i), ", ".join(run.agents), count(run.games), str(run.seeds[0])]
-         for i, run in enumerate(runs)],
-        size=8.5,
+        rows, size=8.5,
     )  # fmt: skip
     diagram = "   ".join(report.layout_diagram)
     page.paragraph(

@@ -1,0 +1,194 @@
+"""Simulated games with a placement log: when each token was placed, by whom, for how much.
+
+The per-game table of :func:`~pinastats.simulation.simulate` says which seats
+hold each coaster at the end (``owners``), not when they took it.
+:func:`play_traced` plays the very same games — the run's chunks and their
+seeds, the chunk kernel's deal and turns — in a kernel of its own
+(:mod:`pinastats.balance._kernels`) that also logs, for every token space, the
+turn its token was placed, the seat and the points that placement scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from pinastats.agents.builtin import Agent, make_agent
+from pinastats.agents.tables import turn_tables, workspace
+from pinastats.balance._kernels import _play_logged
+from pinastats.errors import PinastatsError
+from pinastats.game._state import SPACES, empty_state
+from pinastats.game.config import GameConfig
+from pinastats.game.rules import EndReason
+from pinastats.simulation.chunk import ChunkOutput, ChunkSetup, ChunkSpec
+from pinastats.simulation.runner import DEFAULT_CHUNK, _chunk_specs
+
+IntArray = npt.NDArray[np.int64]
+
+
+class PlacementLog(NamedTuple):
+    """Per game of a chunk: the deal and, per token space, the token on it at the end."""
+
+    coaster: IntArray  # (games, n_cells) catalogue index dealt to each cell
+    turn: IntArray  # (games, n_cells, 2) turn of the placement (0-based), -1: empty
+    seat: IntArray  # (games, n_cells, 2) seat of the token, -1: empty
+    points: IntArray  # (games, n_cells, 2) points the placement scored
+
+
+PLACEMENT_COLUMNS = (
+    "game",
+    "turn",
+    "round",
+    "seat",
+    "position",
+    "cell",
+    "space",
+    "coaster",
+    "points",
+)
+"""Columns of :attr:`TracedGames.placements` (``coaster`` is the catalogue index)."""
+
+
+@dataclass(frozen=True)
+class TracedGames:
+    """Games with their placements.
+
+    Attributes:
+        games: one row per game: ``game``, ``first_seat``, ``winner`` (-1: none),
+            ``end_reason``, ``turns``, ``rounds``, ``score_<s>`` per seat.
+        placements: one row per token placed: ``game``, ``turn`` (0-based turn of
+            the game), ``round`` (1-based), ``seat``, ``position`` (1 = first in
+            turn order), ``cell``, ``space`` (0 or 1), ``coaster`` (catalogue
+            index) and ``points`` (the mover's score after the turn minus before).
+        owners: ``(games, n_coasters)`` seat bitmask per catalogue coaster at the
+            end, -1 where it was not dealt (as :attr:`SimulationResult.owners`).
+        config, agents, seed: how they were played.
+    """
+
+    games: pd.DataFrame
+    placements: pd.DataFrame
+    owners: IntArray
+    config: GameConfig
+    agents: tuple[Agent, ...]
+    seed: int
+
+
+def _play_chunk(spec: ChunkSpec) -> tuple[ChunkOutput, PlacementLog]:
+    """Play one chunk's games (the games the chunk kernel plays) with the placement log."""
+    config, n, p = spec.config, spec.games, spec.config.players
+    n_cells = config.layout.n_cells
+    agents = [a for a in spec.agents if isinstance(a, Agent)]
+
+    def per_game() -> IntArray:
+        return np.zeros(n, dtype=np.int64)
+
+    out = ChunkOutput(
+        first=per_game(),
+        winner=per_game(),
+        reason=per_game(),
+        trigger=per_game(),
+        turns=per_game(),
+        line=per_game(),
+        scores=np.zeros((n, p), dtype=np.int64),
+        placed=np.zeros((n, p), dtype=np.int64),
+        owners=np.zeros((n, len(config.catalogue)), dtype=np.int64),
+    )
+    log = PlacementLog(
+        np.zeros((n, n_cells), dtype=np.int64),
+        *(np.zeros((n, n_cells, SPACES), dtype=np.int64) for _ in range(3)),
+    )
+    _play_logged(
+        config.board,
+        empty_state(n_cells, p),
+        turn_tables(config.rules.rolls),
+        workspace(config),
+        np.array([a.code for a in agents], dtype=np.int64),
+        np.stack([a.param_vector() for a in agents]),
+        np.random.default_rng(spec.seed),
+        ChunkSetup(config.sides, config.start_scores, config.rules.tokens, spec.first_seat),
+        out,
+        log,
+    )
+    return out, log
+
+
+def _placements(log: PlacementLog, first: IntArray, players: int, offset: int) -> pd.DataFrame:
+    """The log of one chunk as placement rows (see :data:`PLACEMENT_COLUMNS`)."""
+    g, cell, space = np.nonzero(log.turn >= 0)
+    turn, seat = log.turn[g, cell, space], log.seat[g, cell, space]
+    return pd.DataFrame(
+        {
+            "game": g + offset,
+            "turn": turn,
+            "round": turn // players + 1,
+            "seat": seat,
+            "position": (seat - first[g]) % players + 1,
+            "cell": cell,
+            "space": space,
+            "coaster": log.coaster[g, cell],
+            "points": log.points[g, cell, space],
+        }
+    )
+
+
+def play_traced(
+    agents: Sequence[Agent | str],
+    games: int,
+    *,
+    seed: int = 0,
+    config: GameConfig | None = None,
+    first_seat: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+) -> TracedGames:
+    """Play the games ``simulate(agents, games, seed=, config=, first_seat=)`` plays, traced.
+
+    Same seed, chunk size and config: same games as :func:`simulate` (its winners,
+    scores and owners), with every placement recorded. Built-in agents only.
+    """
+    seats = tuple(make_agent(a) for a in agents)
+    if not all(isinstance(a, Agent) for a in seats):
+        raise PinastatsError("traced games are played by built-in agents only")
+    config = GameConfig(players=len(seats)) if config is None else config
+    if len(seats) != config.players:
+        raise PinastatsError(
+            f"{len(seats)} agents given for {config.players} players: name one agent per seat"
+        )
+    if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
+        raise PinastatsError(f"games must be a whole number > 0, got {games!r}")
+    if first_seat is not None and not 0 <= first_seat < config.players:
+        raise PinastatsError(f"first seat must be 0 to {config.players - 1}, got {first_seat}")
+    fixed = -1 if first_seat is None else first_seat
+    outs, logs = [], []
+    for spec in _chunk_specs(games, chunk_size, seed, config, seats, fixed):
+        out, log = _play_chunk(spec)
+        outs.append(out)
+        logs.append(_placements(log, out.first, config.players, spec.index * chunk_size))
+    first = np.concatenate([o.first for o in outs])
+    turns = np.concatenate([o.turns for o in outs])
+    table = pd.DataFrame(
+        {
+            "game": np.arange(games),
+            "first_seat": first,
+            "winner": np.concatenate([o.winner for o in outs]),
+            "end_reason": pd.Categorical.from_codes(
+                np.concatenate([o.reason for o in outs]) - 1,
+                categories=pd.Index(
+                    [r.name.lower() for r in EndReason if r is not EndReason.ONGOING]
+                ),
+            ),
+            "turns": turns,
+            "rounds": -(-turns // config.players),
+        }
+    )
+    scores = np.concatenate([o.scores for o in outs])
+    for s in range(config.players):
+        table[f"score_{s}"] = scores[:, s]
+    placements = pd.concat(logs, ignore_index=True)
+    placements = placements.sort_values(["game", "turn", "cell", "space"], ignore_index=True)
+    owners = np.concatenate([o.owners for o in outs])
+    return TracedGames(table, placements, owners, config, seats, seed)

@@ -1,0 +1,63 @@
+"""``pinastats balance``: the JSON of the search, the other modes, and refused input."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
+
+
+def test_search_json_has_rulebook_fairest_and_candidates(cli: Cli) -> None:
+    res = cli("balance", "--players", "2", "--agent", "greedy", "--games", "1200", "--spread",
+              "2", "--seed", "1", "--workers", "1", "--format", "json", "--quiet")  # fmt: skip
+    assert res.code == 0, res.err
+    data = json.loads(res.out)
+    assert data["rulebook"]["starting_scores"] == [1, 2]
+    for rec in [data["rulebook"], data["fairest"], *data["candidates"]]:
+        assert len(rec["seat_win_rates"]) == 2
+        for rate, (lo, hi) in zip(
+            rec["seat_win_rates"], rec["seat_win_rate_intervals"], strict=True
+        ):
+            assert lo <= rate <= hi
+        assert rec["max_deviation"] == pytest.approx(
+            max(abs(r - 0.5) for r in rec["seat_win_rates"])
+        )
+    assert data["games"] <= 1200
+    assert res.err == ""
+
+
+def test_search_table_and_progress(cli: Cli) -> None:
+    res = cli("balance", "--players", "3", "--agent", "greedy", "--games", "900",
+              "--spread", "1", "--workers", "1")  # fmt: skip
+    assert res.code == 0, res.err
+    assert "rulebook" in res.out
+    assert "fairest" in res.out
+    assert "round 0" in res.err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--players", "5"], "players must be 2, 3 or 4, got 5"),
+        (["--players", "2", "--agent", "stratgic"], "did you mean 'strategic'"),
+        (["--players", "2", "--games", "0"], "--games: must be at least 1, got 0"),
+    ],
+)
+def test_bad_input_is_one_error_line(cli: Cli, argv: list[str], message: str) -> None:
+    assert message in cli("balance", *argv).one_error_line()
+
+
+def test_coasters_and_what_if_modes(cli: Cli) -> None:
+    res = cli("balance", "--players", "2", "--coasters", "--games", "300", "--format", "json")
+    assert res.code == 0, res.err
+    coasters = json.loads(res.out)["coasters"]
+    assert len(coasters) == 25
+    assert sum(c["dealt"] for c in coasters) == 300 * 16  # the standard grid deals 16 a game
+    res = cli("balance", "--players", "2", "--what-if", "--games", "100", "--workers", "1")
+    assert res.code == 0, res.err
+    assert "target 15" in res.out
+    assert "layout cross" in res.out

@@ -1,0 +1,96 @@
+"""``pinastats review`` and :func:`review_game`: structure, invariants and refusals."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pinastats.records import GameRecord, record_games, write_records
+from pinastats.records.review import COLUMNS, GameReview, review_game
+
+PLAYOUTS = 6
+
+Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
+
+
+@pytest.fixture(scope="module")
+def short_game() -> GameRecord:
+    """The shortest game won by a PIÑA COLADICE among a few recorded ones."""
+    records = record_games(["strategic", "ev"], 12, seed=9)
+    pina = [r for r in records if r.reason == "PINA_COLADICE"]
+    return min(pina, key=lambda r: len(r.turns))
+
+
+@pytest.fixture(scope="module")
+def review(short_game: GameRecord) -> GameReview:
+    return review_game(short_game, playouts=PLAYOUTS, seed=1)
+
+
+def test_every_decision_is_rated_and_the_invariants_hold(
+    short_game: GameRecord, review: GameReview
+) -> None:
+    rolls = 3
+    expected = sum(min(len(t.rolls), rolls - 1) + (t.cell is not None) for t in short_game.turns)
+    assert len(review.decisions) == expected
+    for d in review.decisions:
+        assert 0.0 <= d.played_win <= d.best_win + 1e-12 <= 1.0 + 1e-12
+        assert d.loss == pytest.approx(max(d.best_win - d.played_win, 0.0), abs=1e-9)
+        assert d.options >= 1
+        assert d.options > 1 or d.loss == 0
+        assert d.costly == (d.loss >= 0.05)
+    for seat, total in review.given_away.items():
+        assert total == pytest.approx(sum(d.loss for d in review.decisions if d.seat == seat))
+    last = review.decisions[-1]
+    assert last.decision == "place"
+    assert last.seat == short_game.winner
+    assert last.played_win == 1.0
+    assert last.se == 0.0
+
+
+def test_frame_and_determinism(short_game: GameRecord, review: GameReview) -> None:
+    frame = review.frame()
+    assert tuple(frame.columns) == COLUMNS
+    assert len(frame) == len(review.decisions)
+    again = review_game(short_game, playouts=PLAYOUTS, seed=1, seats=[1])
+    assert again.decisions == tuple(d for d in review.decisions if d.seat == 1)
+
+
+def test_cli_table_json_pdf(cli: Cli, tmp_path: Path, short_game: GameRecord) -> None:
+    path = write_records(tmp_path / "g.jsonl", [short_game])
+    table = cli("review", str(path), "--playouts", str(PLAYOUTS), "--seat", "0", "-q")
+    assert table.code == 0
+    assert "given away" in table.out
+    out = cli("review", str(path), "--playouts", str(PLAYOUTS), "--format", "json", "-q")
+    data = json.loads(out.out)
+    assert data["game"] == short_game.game
+    assert set(data["given_away"]) == {"0", "1"}
+    assert all(d["played_win"] <= d["best_win"] + 1e-12 for d in data["decisions"])
+    pdf = tmp_path / "r.pdf"
+    done = cli("review", str(path), "--playouts", "2", "--format", "pdf", "--out", str(pdf), "-q")
+    assert done.code == 0
+    assert pdf.read_bytes().startswith(b"%PDF")
+
+
+def test_cli_refusals(cli: Cli, tmp_path: Path, short_game: GameRecord) -> None:
+    path = write_records(tmp_path / "g.jsonl", [short_game])
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(path.read_text()[:200], encoding="utf-8")
+    bad = [
+        ((str(cut),), "truncated"),
+        ((str(path), "--game", "999"), "no game 999"),
+        ((str(path), "--seat", "5"), "--seat"),
+        ((str(path), "--format", "pdf"), "--out"),
+        ((str(tmp_path / "none.jsonl"),), "no such file"),
+    ]
+    for args, words in bad:
+        line = cli("review", *args).one_error_line()
+        assert words in line
+    tampered = tmp_path / "t.jsonl"
+    tampered.write_text(path.read_text().replace('"points":', '"points":1', 1), encoding="utf-8")
+    line = cli("review", str(tampered)).one_error_line()
+    assert "turn" in line
+    assert "does not replay" in line
