@@ -109,7 +109,7 @@ def _shape_value(params, board, game, seat, points, wins, own_gain, opp_loss):
     return value
 
 
-@jit_flat
+@jit_inline
 def _value_given(kind, params, board, game, seat, cell, own_before, opp_before):
     """Value an agent gives to placing on ``cell`` now (points for ``ev``).
 
@@ -131,7 +131,7 @@ def _value_given(kind, params, board, game, seat, cell, own_before, opp_before):
     )
 
 
-@jit_flat
+@jit_inline
 def _counted_value(params, board, game, seat, cell, own_before, opp_before, work):
     """The ``strategic`` :func:`_value_given` from the line counts of ``work``.
 
@@ -242,7 +242,7 @@ def _keep_of(values, tables, hand):
     return _best_keep(values, tables.hand_keep_ptr, tables.hand_keep, tables.keep_size, hand)
 
 
-@jit_flat
+@jit_inline
 def _dp_keep(tables, work, hand, rolls_left, rolls):
     """Optimal keep for the prepared value function with ``rolls_left`` rolls left."""
     if rolls_left <= rolls - 2:

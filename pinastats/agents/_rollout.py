@@ -9,7 +9,7 @@ after that placement, every seat played by the one-turn agent
 
 from __future__ import annotations
 
-from pinastats._jit import jit_flat
+from pinastats._jit import jit_flat, jit_inline
 from pinastats.agents._kernels import (
     K_ROLLOUT,
     K_STRATEGIC,
@@ -65,7 +65,7 @@ def _rollout_cell(params, board, game, tables, work, rng, legal):
     return best_cell
 
 
-@jit_flat
+@jit_inline
 def _agent_turn(kind, params, board, game, tables, work, rng):
     """Play the mover's turn with any built-in agent; return True when the game is over."""
     if kind != K_ROLLOUT:

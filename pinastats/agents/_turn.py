@@ -14,7 +14,7 @@ phase kernels in the same order, so both draw the same random numbers):
 
 from __future__ import annotations
 
-from pinastats._jit import jit_flat
+from pinastats._jit import jit_inline
 from pinastats.agents._kernels import (
     K_EV,
     K_STRATEGIC,
@@ -27,7 +27,7 @@ from pinastats.game._happy_hour import _apply_happy_hour, _draw_happy_hour, _hap
 from pinastats.game._kernels import _end_turn, _legal_cells, _place, _roll
 
 
-@jit_flat
+@jit_inline
 def _turn_dice(kind, params, board, game, tables, work, rng):
     """Roll and keep for the mover; return ``(final hand index, rolls used)``."""
     seat = game.status[0].to_move
@@ -44,7 +44,7 @@ def _turn_dice(kind, params, board, game, tables, work, rng):
     return hand, used
 
 
-@jit_flat
+@jit_inline
 def _happy_hour(kind, params, board, game, work, rng):
     """Roll the Happy Hour die for the mover and apply the effect with the agent's choice.
 
@@ -62,7 +62,7 @@ def _happy_hour(kind, params, board, game, work, rng):
     return effect, option
 
 
-@jit_flat
+@jit_inline
 def _turn_finish(kind, params, board, game, work, rng, cell, rolls_used):
     """Place on ``cell`` (-1: nothing legal), else Happy Hour or a pass; end check.
 
@@ -75,7 +75,7 @@ def _turn_finish(kind, params, board, game, work, rng, cell, rolls_used):
     return _end_turn(board, game)
 
 
-@jit_flat
+@jit_inline
 def _play_turn(kind, params, board, game, tables, work, rng):
     """Play the mover's turn with a one-turn agent (random, greedy, ev, strategic).
 

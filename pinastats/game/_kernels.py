@@ -124,7 +124,7 @@ def _placement_error(board, game, seat, cell, hand):
     return reason if shows else NO_MATCH
 
 
-@jit_flat
+@jit_inline
 def _legal_cells(board, game, seat, hand, out):
     """``out[c]`` = placing on cell ``c`` is legal with final hand ``hand``; return the count."""
     n = 0
@@ -135,7 +135,7 @@ def _legal_cells(board, game, seat, hand, out):
     return n
 
 
-@jit_flat
+@jit_inline
 def _placement_points(board, game, seat, cell):
     """Points of placing on ``cell``: the free space's value + 1 per own neighbouring token."""
     points = board.coaster_points[
@@ -150,7 +150,7 @@ def _placement_points(board, game, seat, cell):
     return points
 
 
-@jit_flat
+@jit_inline
 def _place(board, game, seat, cell):
     """Place a token of ``seat`` on ``cell`` (legality checked by the caller); return points."""
     points = _placement_points(board, game, seat, cell)
@@ -164,7 +164,7 @@ def _place(board, game, seat, cell):
     return points
 
 
-@jit_flat
+@jit_inline
 def _winning_line(board, game, seat):
     """Index of the first winning line (row, column, diagonal) ``seat`` owns entirely, or -1."""
     lines = board.lines
@@ -191,7 +191,7 @@ def _has_line(board, game, seat):
 # ------------------------------------------------------------------ end of turn
 
 
-@jit_flat
+@jit_inline
 def _decide_by_score(game):
     """Set winner and reason at the end of the final round (highest score, then recency)."""
     players = game.players
@@ -220,7 +220,7 @@ def _decide_by_score(game):
     status.winner = winner
 
 
-@jit_flat
+@jit_inline
 def _judge(board, game, mover):
     """The end check after ``mover``'s turn; return True if the game is over.
 
@@ -255,7 +255,7 @@ def _judge(board, game, mover):
     return False
 
 
-@jit_flat
+@jit_inline
 def _end_turn(board, game):
     """End the mover's turn: count it, pass the dice, judge the position; True if over."""
     status = game.status[0]
