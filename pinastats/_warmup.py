@@ -8,7 +8,9 @@ entry point:
 
 * ``dice``: the exact turn solvers (``optimal-hold``, ``advise``, ``report``);
 * ``agents``: the agents' decisions on a single position (``advise``);
-* ``games``: the game loop with every agent (``simulate``, ``report``).
+* ``games``: the game loop with every agent (``simulate``, ``report``);
+* ``balance``: the designer's lab game loop with its placement log
+  (``balance --coasters``).
 
 :func:`ensure_warm` is what the commands call before their heavy work: silent
 when the groups they need are cached, otherwise a line saying the engine is
@@ -70,6 +72,18 @@ def _games_compile() -> None:
     warm_chunk()
 
 
+def _balance_kernels() -> list[Any]:
+    from pinastats.balance import _kernels
+
+    return [_kernels._play_logged]
+
+
+def _balance_compile() -> None:
+    from pinastats.balance.trace import play_traced
+
+    play_traced(["random", "random"], 1)
+
+
 @dataclass(frozen=True)
 class KernelGroup:
     """Kernels compiled together: ``kernels`` tell whether they are cached, ``compile`` does it."""
@@ -93,6 +107,9 @@ GROUPS: dict[str, KernelGroup] = {
         KernelGroup("dice", "the dice solvers", _dice_kernels, _dice_compile, 5),
         KernelGroup("agents", "the agents' decisions", _agents_kernels, _agents_compile, 10),
         KernelGroup("games", "the game loop and every agent", _games_kernels, _games_compile, 40),
+        KernelGroup(
+            "balance", "the game loop with a placement log", _balance_kernels, _balance_compile, 10
+        ),
     )
 }
 """The kernel groups by name, in the order :func:`warm_up` compiles them."""
