@@ -2,12 +2,15 @@
 
 The kernels compile once per machine (then load from the digest-keyed cache of
 the kernel compiler, see ``pinastats/_jit.py``); on a cold cache that takes
-one to two minutes. The kernels come in groups, each compiled by one small
-call of its public entry point:
+under a minute of one core (``benchmarks/bench_compile.py`` measures it).
+The kernels come in groups, each compiled by one small call of its public
+entry point:
 
 * ``dice``: the exact turn solvers (``optimal-hold``, ``advise``, ``report``);
 * ``agents``: the agents' decisions on a single position (``advise``);
-* ``games``: the game loop with every agent (``simulate``, ``report``).
+* ``games``: the game loop with every agent (``simulate``, ``report``);
+* ``balance``: the designer's lab game loop with its placement log
+  (``balance --coasters``).
 
 :func:`ensure_warm` is what the commands call before their heavy work: silent
 when the groups they need are cached, otherwise a line saying the engine is
@@ -69,6 +72,18 @@ def _games_compile() -> None:
     warm_chunk()
 
 
+def _balance_kernels() -> list[Any]:
+    from pinastats.balance import _kernels
+
+    return [_kernels._play_logged]
+
+
+def _balance_compile() -> None:
+    from pinastats.balance.trace import play_traced
+
+    play_traced(["random", "random"], 1)
+
+
 @dataclass(frozen=True)
 class KernelGroup:
     """Kernels compiled together: ``kernels`` tell whether they are cached, ``compile`` does it."""
@@ -89,9 +104,12 @@ class KernelGroup:
 GROUPS: dict[str, KernelGroup] = {
     g.name: g
     for g in (
-        KernelGroup("dice", "the dice solvers", _dice_kernels, _dice_compile, 15),
-        KernelGroup("agents", "the agents' decisions", _agents_kernels, _agents_compile, 20),
-        KernelGroup("games", "the game loop and every agent", _games_kernels, _games_compile, 90),
+        KernelGroup("dice", "the dice solvers", _dice_kernels, _dice_compile, 5),
+        KernelGroup("agents", "the agents' decisions", _agents_kernels, _agents_compile, 10),
+        KernelGroup("games", "the game loop and every agent", _games_kernels, _games_compile, 40),
+        KernelGroup(
+            "balance", "the game loop with a placement log", _balance_kernels, _balance_compile, 10
+        ),
     )
 }
 """The kernel groups by name, in the order :func:`warm_up` compiles them."""

@@ -242,7 +242,7 @@ def _keep_of(values, tables, hand):
     return _best_keep(values, tables.hand_keep_ptr, tables.hand_keep, tables.keep_size, hand)
 
 
-@jit_flat
+@jit_inline
 def _dp_keep(tables, work, hand, rolls_left, rolls):
     """Optimal keep for the prepared value function with ``rolls_left`` rolls left."""
     if rolls_left <= rolls - 2:
@@ -258,7 +258,7 @@ def _dp_keep(tables, work, hand, rolls_left, rolls):
     return _keep_of(top, tables, hand)
 
 
-@jit_inline
+@jit_flat
 def _choose_keep(kind, params, board, game, tables, work, seat, hand, rolls_left, rng):
     """Keep index chosen with ``rolls_left`` rolls left (the whole hand = stop)."""
     if kind == K_RANDOM:
@@ -281,7 +281,7 @@ def _choose_keep(kind, params, board, game, tables, work, seat, hand, rolls_left
     return _dp_keep(tables, work, hand, rolls_left, board.rolls)
 
 
-@jit_inline
+@jit_flat
 def _choose_cell(kind, params, board, game, seat, legal, rng):
     """The legal cell chosen for the token (``legal`` is a boolean mask with a True)."""
     n_cells = legal.shape[0]
@@ -311,7 +311,7 @@ def _choose_cell(kind, params, board, game, seat, legal, rng):
     return best_c
 
 
-@jit_inline
+@jit_flat
 def _best_happy_hour(kind, params, board, game, seat, effect, options, n, rng, saved):
     """Pick one of ``n`` Happy Hour options; ``saved`` is scratch room for a state.
 

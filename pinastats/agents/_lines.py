@@ -14,11 +14,11 @@ as a recount on the position after the placement.
 
 from __future__ import annotations
 
-from pinastats._jit import jit_inline
+from pinastats._jit import jit_flat
 from pinastats.game._kernels import _owns
 
 
-@jit_inline
+@jit_flat
 def _count_lines(board, game, line_own, line_open):
     """``line_own[p, i]``: seat ``p``'s tokens on line ``i``; ``line_open[p, i]``: still open.
 
@@ -42,7 +42,7 @@ def _count_lines(board, game, line_own, line_open):
             line_open[p, i] = open_line
 
 
-@jit_inline
+@jit_flat
 def _potential_after(board, game, seat, p, cell, closes, line_own, line_open):
     """``P(p)`` after ``seat`` places on ``cell`` (-1: the position itself).
 
@@ -72,7 +72,7 @@ def _potential_after(board, game, seat, p, cell, closes, line_own, line_open):
     return total
 
 
-@jit_inline
+@jit_flat
 def _others_after(board, game, seat, cell, closes, line_own, line_open):
     """Sum of :func:`_potential_after` over the seats other than ``seat``."""
     total = 0.0

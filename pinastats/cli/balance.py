@@ -90,11 +90,13 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the search, the coaster analysis or the what-if table, and print it."""
+    from pinastats._warmup import ensure_warm
     from pinastats.agents.builtin import make_agent
     from pinastats.balance.seats import check_players
 
     players = check_players(args.players)
     make_agent(args.agent)  # an unknown name fails here, with a suggestion
+    ensure_warm(["balance"] if args.coasters else ["games"], quiet=args.quiet)
     if args.coasters:
         return _coasters(args, players)
     if args.what_if:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pinastats._jit import jit_inline
+from pinastats._jit import jit, jit_flat, jit_inline
 from pinastats.game._state import NO_SEAT
 from pinastats.game.rules import EndReason, PlacementRule, Trigger
 
@@ -274,7 +274,7 @@ def _end_turn(board, game):
 # ------------------------------------------------------------------ setup
 
 
-@jit_inline
+@jit_flat
 def _start_game(game, first, start_scores, tokens_each):
     """Reset tokens, scores (``start_scores[i]`` for the i-th player in turn order) and status."""
     spaces = game.spaces
@@ -298,7 +298,7 @@ def _start_game(game, first, start_scores, tokens_each):
     status.winner = NO_SEAT
 
 
-@jit_inline
+@jit_flat
 def _deal_into(rng, game, pool, sides, start_scores, tokens_each):
     """Set up a game at random: coasters, sides, first player, scores and reserves.
 
@@ -321,13 +321,13 @@ def _deal_into(rng, game, pool, sides, start_scores, tokens_each):
     _start_game(game, first, start_scores, tokens_each)
 
 
-@jit_inline
+@jit
 def _deal(rng, game, n_coasters, sides, start_scores, tokens_each):
     """:func:`_deal_into` with a fresh pool of ``n_coasters`` (for calls from Python)."""
     _deal_into(rng, game, np.empty(n_coasters, dtype=np.int64), sides, start_scores, tokens_each)
 
 
-@jit_inline
+@jit_flat
 def _copy_game(source, target):
     """Copy every array of the state ``source`` into ``target`` (same shapes), element-wise."""
     for c in range(source.cell_coaster.shape[0]):

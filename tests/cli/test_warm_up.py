@@ -34,12 +34,12 @@ def test_warm_up_compiles_then_reports_time_and_folder(cli: Cli) -> None:
     assert cold_groups() == []  # every group's kernels are now in the cache folder
     folder = _jit.cache_dir()
     assert folder is not None
-    assert result.out.startswith("engine ready: 3 kernel groups ")
+    assert result.out.startswith("engine ready: 4 kernel groups ")
     assert result.out.rstrip().endswith(f"cache: {folder}")
     lines = result.err.splitlines()[1:]  # off a terminal: a line as each group starts and ends
-    assert [line.split("]")[0].strip() for line in lines] == ["[1/3", "[1/3", "[2/3", "[2/3",
-                                                               "[3/3", "[3/3"]  # fmt: skip
-    assert [line.endswith(" s") and "done in" in line for line in lines] == [False, True] * 3
+    steps = [f"[{i}/4" for i in (1, 1, 2, 2, 3, 3, 4, 4)]
+    assert [line.split("]")[0].strip() for line in lines] == steps
+    assert [line.endswith(" s") and "done in" in line for line in lines] == [False, True] * 4
 
 
 def test_a_warm_cache_says_nothing(cli: Cli, capsys: pytest.CaptureFixture[str]) -> None:
@@ -71,7 +71,8 @@ def test_a_cold_cache_is_announced_once(tmp_path: Path) -> None:
     ]
     env = os.environ | {"NUMBA_CACHE_DIR": str(cache)}
     listed = subprocess.run(check, capture_output=True, text=True, env=env, check=True)
-    assert listed.stdout.strip() == "['dice', 'agents', 'games']"  # an empty folder: all cold
+    # an empty folder: all cold
+    assert listed.stdout.strip() == "['dice', 'agents', 'games', 'balance']"
     first = pinastats("optimal-hold", "--target", "full house", cache=cache)
     assert first.returncode == 0, first.stderr
     lines = first.stderr.splitlines()
