@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from pinastats.cli._common import non_negative_int, positive_int, render_table, write_json
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 _EXAMPLE = "pinastats balance --players 3 --games 100000 --seed 1"
 
