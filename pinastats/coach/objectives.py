@@ -42,6 +42,7 @@ from pinastats.agents.builtin import Agent, AgentKind
 from pinastats.coach.advice import win_advice
 from pinastats.coach.outcomes import check_playouts, check_policy
 from pinastats.errors import PinastatsError
+from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.view import cell_views
 from pinastats.simulation.play import play_turn, play_turn_fast
@@ -93,13 +94,15 @@ def situation(game: Game, dice: Sequence[int]) -> str:
     return "other"
 
 
-def _sample(child: np.random.SeedSequence, players: int) -> tuple[Game, tuple[int, ...]]:
+def _sample(
+    child: np.random.SeedSequence, players: int, config: GameConfig | None = None
+) -> tuple[Game, tuple[int, ...]]:
     """A placement decision of ``strategic`` self-play: the turn start and its final dice."""
     strategic = Agent(AgentKind.STRATEGIC)
     game_seed, pick_seed = child.spawn(2)
     pick = np.random.default_rng(pick_seed)
     while True:
-        game = Game.new(players, seed=np.random.default_rng(game_seed))
+        game = Game.new(players, seed=np.random.default_rng(game_seed), config=config)
         rng = np.random.default_rng(game_seed.spawn(1)[0])
         starts = []
         while not game.is_over:
@@ -116,10 +119,11 @@ def _sample(child: np.random.SeedSequence, players: int) -> tuple[Game, tuple[in
 
 
 def _decide(
-    index: int, child: np.random.SeedSequence, players: int, playouts: int, policy: str
-) -> dict[str, object]:
+    index: int, child: np.random.SeedSequence, players: int, playouts: int, policy: str,
+    config: GameConfig | None = None,
+) -> dict[str, object]:  # fmt: skip
     """One row of the comparison: the sampled decision and both objectives' cells."""
-    game, dice = _sample(child, players)
+    game, dice = _sample(child, players, config)
     points = advise(game, dice, 0)
     win_seed = int(child.generate_state(1)[0])
     coach = win_advice(game, dice, 0, playouts=playouts, policy=policy, seed=win_seed, workers=1)
@@ -198,12 +202,14 @@ def compare_objectives(
     policy: str = "strategic",
     seed: int = 0,
     workers: int | None = None,
+    config: GameConfig | None = None,
 ) -> ObjectiveComparison:
     """Sample ``positions`` placement decisions and compare the two objectives' cells.
 
     Decision ``i`` uses child ``i`` of ``SeedSequence(seed)`` (its game, its turn
     and its play-outs), so the frame does not depend on ``workers`` (threads, the
-    kernels release the GIL; ``None``: one).
+    kernels release the GIL; ``None``: one). ``config``: the game played (its
+    catalogue, layout and rules; ``None``: the standard game of ``players``).
     """
     if isinstance(positions, bool) or not isinstance(positions, int) or positions < 1:
         raise PinastatsError(f"positions must be a whole number >= 1, got {positions!r}")
@@ -219,7 +225,10 @@ def compare_objectives(
     children = np.random.SeedSequence(seed).spawn(positions)
     with ThreadPoolExecutor(max_workers=threads) as pool:
         rows = list(
-            pool.map(lambda i: _decide(i, children[i], players, playouts, policy), range(positions))
+            pool.map(
+                lambda i: _decide(i, children[i], players, playouts, policy, config),
+                range(positions),
+            )
         )
     frame = pd.DataFrame(rows, columns=list(COLUMNS))
     return ObjectiveComparison(frame, playouts, policy, players, seed)

@@ -30,6 +30,14 @@ from pinastats.report.designer_data import (
 )
 from pinastats.report.holds import HoldSheet, ValueKind, hold_sheets, value_sheet
 from pinastats.report.sims import Simulations, run_simulations
+from pinastats.report.win_data import (
+    DEFAULT_WIN_PLAYOUTS,
+    DEFAULT_WIN_POSITIONS,
+    PlayingToWin,
+    check_win_playouts,
+    check_win_positions,
+    run_playing_to_win,
+)
 
 DEFAULT_GAMES = 20_000
 """Games per simulation run (self-play and each match-up)."""
@@ -57,6 +65,8 @@ class Report:
         versions: ``(package, version)`` pairs, Python first.
         designer: the designer's notes (fair starting scores, what-if rules, coaster
             points), or None (``designer_games=0``).
+        playing_to_win: the win-probability coach against the points advice, or None
+            (``win_positions=0``).
     """
 
     players: int
@@ -72,6 +82,7 @@ class Report:
     simulations: Simulations
     versions: tuple[tuple[str, str], ...]
     designer: Designer | None = None
+    playing_to_win: PlayingToWin | None = None
 
     @property
     def games(self) -> int:
@@ -156,6 +167,8 @@ def build_report(
     guests: Sequence[AgentProtocol | str] = (),
     guest_games: int | None = None,
     designer_games: int = DEFAULT_DESIGNER_GAMES,
+    win_positions: int = DEFAULT_WIN_POSITIONS,
+    win_playouts: int = DEFAULT_WIN_PLAYOUTS,
 ) -> Report:
     """Compute a strategy report for ``players`` players.
 
@@ -169,9 +182,14 @@ def build_report(
     (default ``min(games, 2000)``); the report gains a page on them.
     ``designer_games``: the size of the designer's notes (see
     :mod:`~pinastats.report.designer_data`), seeded from ``seed``; 0 leaves them out.
+    ``win_positions``: placement decisions the win-probability coach compares with
+    the points advice, ``win_playouts`` play-outs per outcome position each (see
+    :mod:`~pinastats.report.win_data`), seeded from ``seed``; 0 positions leaves it out.
     """
     _check(players, games, seed, workers)
     check_designer_games(designer_games)
+    check_win_positions(win_positions)
+    check_win_playouts(win_playouts)
     if not isinstance(catalogue, Catalogue):
         catalogue = load_catalogue(catalogue)
     config = GameConfig(players=players, catalogue=catalogue, rules=Rules(happy_hour=happy_hour))
@@ -183,6 +201,11 @@ def build_report(
     designer = (
         run_designer(config, designer_games, seed, workers=workers, progress=progress)
         if designer_games else None
+    )  # fmt: skip
+    playing_to_win = (
+        run_playing_to_win(config, win_positions, win_playouts, seed, workers=workers,
+                           progress=progress)
+        if win_positions else None
     )  # fmt: skip
     if progress:
         print(f"{players} players: solving the coasters and the hold cheat-sheets",
@@ -201,4 +224,5 @@ def build_report(
         simulations=simulations,
         versions=_versions(),
         designer=designer,
+        playing_to_win=playing_to_win,
     )
