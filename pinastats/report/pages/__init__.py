@@ -1,9 +1,10 @@
 """The pages of the report, in order, one module per section.
 
 Each section module (:mod:`~.tier_list`, :mod:`~.cheat_sheets`,
-:mod:`~.probabilities`, :mod:`~.simulations`, :mod:`~.guests` (only with guest
-agents), :mod:`~.designer` (only with designer games), :mod:`~.methodology`) gives its
-pages as :class:`PageSpec` s; :mod:`~.cover` comes first and lists them.
+:mod:`~.probabilities`, :mod:`~.simulations`, :mod:`~.playing_to_win` (only with win
+positions), :mod:`~.guests` (only with guest agents), :mod:`~.designer` (only with
+designer games), :mod:`~.methodology`) gives its pages as :class:`PageSpec` s;
+:mod:`~.cover` comes first and lists them.
 :func:`plan` lists the pages of a report (how many depends on the catalogue:
 one hold cheat-sheet per coaster that is not of one value); :func:`render`
 draws them all, numbered "page i of n".
@@ -20,6 +21,7 @@ from pinastats.report.pages import (
     designer,
     guests,
     methodology,
+    playing_to_win,
     probabilities,
     simulations,
     tier_list,
@@ -30,7 +32,8 @@ from pinastats.report.typeset import Page, TypesetError, style
 __all__ = ["PageSpec", "footer_text", "page_titles", "plan", "render"]
 
 SECTION_MODULES = (
-    tier_list, cheat_sheets, probabilities, simulations, guests, designer, methodology,
+    tier_list, cheat_sheets, probabilities, simulations, playing_to_win, guests, designer,
+    methodology,
 )  # fmt: skip
 """The section modules after the cover, in page order."""
 

@@ -15,6 +15,7 @@ SECTIONS = {
     "Hold cheat-sheets": "what to keep after roll 1 and roll 2, per coaster",
     "Probabilities": "the chance of each combination in 1, 2 and 3 rolls",
     "Simulations": "agents, first-player advantage, how games end, coasters in play",
+    "Playing to win": "the chance to win against the points of this turn: where they differ",
     "Methodology and assumptions": "catalogue, rules as modelled, runs, software",
 }
 """What each section of the contents holds."""

@@ -10,7 +10,7 @@ from pinastats.report.data import Report
 from pinastats.report.pages.simulations import AGENT_TEXT
 from pinastats.report.pages.spec import PageSpec
 from pinastats.report.sims import AGENTS
-from pinastats.report.text import count, percent, points
+from pinastats.report.text import count, join_words, percent, points
 from pinastats.report.typeset import MUTED, Box, Column, Page
 from pinastats.report.wording import RULES_PAGE, rules_text
 
@@ -50,8 +50,8 @@ def method_page_1(report: Report, page: Page) -> None:
     page.bullets(list(rules_text(report.rules, report.layout)), size=8.5, after=0.03)
 
 
-def method_page_2(report: Report, page: Page) -> None:
-    """The simulation runs, the agents, the software."""
+def method_page_2(report: Report, page: Page, agents: bool = True) -> None:
+    """The simulation runs, the agents (``agents=False``: a pointer to them), the software."""
     sims = report.simulations
     page.title("Methodology and assumptions (continued)")
     page.heading("Simulations", size=12, gap=0.0)
@@ -91,6 +91,15 @@ def method_page_2(report: Report, page: Page) -> None:
             f"with seed {d.seeds[2]} ({count(d.games)} games).",
             size=9,
         )
+    if report.playing_to_win is not None:
+        w = report.playing_to_win
+        page.paragraph(
+            f"Playing to win: {count(w.positions)} placement decisions of {w.policy} self-play, "
+            f"each asked of the coach with {w.playouts} play-outs per outcome position "
+            f"({w.policy} in every seat), seed {w.seed} (decision i: its child i); the worked "
+            f"example with play-out seed {w.example.seed} ({w.example.playouts} play-outs).",
+            size=9,
+        )
     diagram = "   ".join(report.layout_diagram)
     page.paragraph(
         f"Sides at setup for {report.players} players, row by row: {diagram} "
@@ -108,11 +117,18 @@ def method_page_2(report: Report, page: Page) -> None:
         f"--seed {sims.seed}" + (" --happy-hour" if report.happy_hour else "")
         + (f" --designer-games {report.designer.games}" if report.designer else
            " --designer-games 0")
+        + (f" --win-positions {report.playing_to_win.positions} --win-playouts "
+           f"{report.playing_to_win.playouts}" if report.playing_to_win else
+           " --win-positions 0")
         + " -o FILE (same inputs, same PDF byte for byte).",
         size=8.5, colour=MUTED,
     )  # fmt: skip
     page.heading("Agents", size=12)
-    page.bullets([f"{a}: {AGENT_TEXT[a]}" for a in AGENTS], size=9, after=0.03)
+    if agents:
+        page.bullets([f"{a}: {AGENT_TEXT[a]}" for a in AGENTS], size=9, after=0.03)
+    else:
+        page.paragraph(f"{join_words(list(AGENTS))}: described in the Simulations section.",
+                       size=9)  # fmt: skip
     page.paragraph(
         "The rollout agent (Monte Carlo look-ahead on each placement) is left out: it is "
         "about 150 times slower than strategic.",
@@ -179,7 +195,11 @@ def method_page_sheets(report: Report, page: Page) -> None:
 
 def specs(report: Report) -> list[PageSpec]:
     """The section's pages: numbers and rules, runs and software, the cheat-sheets."""
-    pages = [PageSpec(SECTION, partial(draw, report)) for draw in (method_page_1, method_page_2)]
+    pages = [
+        PageSpec(SECTION, partial(method_page_1, report)),
+        PageSpec(SECTION, partial(method_page_2, report),
+                 (partial(method_page_2, report, agents=False),)),
+    ]  # fmt: skip
     if report.holds:
         pages.append(PageSpec(SECTION, partial(method_page_sheets, report)))
     return pages
