@@ -26,6 +26,12 @@ DEFAULT_GAMES = 20_000
 DEFAULT_DESIGNER_GAMES = 10_000
 """Games per designer run (kept equal to
 :data:`pinastats.report.designer_data.DEFAULT_DESIGNER_GAMES`)."""
+DEFAULT_WIN_POSITIONS = 200
+"""Decisions of the playing-to-win section (kept equal to
+:data:`pinastats.report.win_data.DEFAULT_WIN_POSITIONS`)."""
+DEFAULT_WIN_PLAYOUTS = 64
+"""Play-outs per outcome position there (kept equal to
+:data:`pinastats.report.win_data.DEFAULT_WIN_PLAYOUTS`)."""
 MIN_GAMES = 1_000
 """Fewest games per run a report is written from without ``--allow-small``.
 
@@ -52,7 +58,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         description=(
             "Write an A4 PDF strategy report for a player count: headline findings, a coaster "
             "tier list, hold cheat-sheets, probability charts, simulated games between agents "
-            "(win rates, first-player advantage, how games end) and the methodology."
+            "(win rates, first-player advantage, how games end), where playing to win differs "
+            "from playing for points, and the methodology."
         ),
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -98,6 +105,17 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--designer-games", type=non_negative_int, default=DEFAULT_DESIGNER_GAMES, metavar="N",
         help="games per run of the designer's notes (fair starting scores, what-if rules, "
         f"coaster points; default {DEFAULT_DESIGNER_GAMES:,}; 0: no designer's notes)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--win-positions", type=non_negative_int, default=DEFAULT_WIN_POSITIONS, metavar="N",
+        help="placement decisions of strategic self-play on which the win-probability coach "
+        "is compared with the points advice, on the 'Playing to win' pages (default "
+        f"{DEFAULT_WIN_POSITIONS}; at most 20,000; 0: no such pages)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--win-playouts", type=positive_int, default=DEFAULT_WIN_PLAYOUTS, metavar="N",
+        help="play-outs per outcome position of each of those decisions (default "
+        f"{DEFAULT_WIN_PLAYOUTS}; 2 to 10,000)",
     )  # fmt: skip
     parser.add_argument(
         "--allow-small", action="store_true",
@@ -161,6 +179,10 @@ def run(args: argparse.Namespace) -> int:
     from pinastats.report.sims import check_guests
 
     guests = check_guests(args.guest)  # a bad guest fails before anything is computed
+    from pinastats.report.win_data import check_win_playouts, check_win_positions
+
+    check_win_positions(args.win_positions, "--win-positions")
+    check_win_playouts(args.win_playouts, "--win-playouts")
 
     from pinastats._warmup import ensure_warm
     from pinastats.report import build_report, write_pdf
@@ -173,6 +195,7 @@ def run(args: argparse.Namespace) -> int:
             p, happy_hour=args.happy_hour, games=args.games, seed=args.seed,
             catalogue=catalogue, workers=args.workers, progress=progress, guests=guests,
             guest_games=args.guest_games, designer_games=args.designer_games,
+            win_positions=args.win_positions, win_playouts=args.win_playouts,
         )  # fmt: skip
         if progress:
             print(f"laying out {target}", file=sys.stderr, flush=True)
