@@ -36,8 +36,12 @@ def write(report: Report, path: Path) -> Written:
 
 @pytest.fixture(scope="session")
 def two_players(tmp_path_factory: pytest.TempPathFactory) -> Written:
-    """Two players, the shipped catalogue, :data:`GAMES` games per run, on 2 workers."""
-    report = build_report(2, games=GAMES, seed=SEED, workers=2, designer_games=0)
+    """Two players, the shipped catalogue, :data:`GAMES` games per run, on 2 workers.
+
+    No designer's notes and no playing-to-win section (their own tests add them).
+    """
+    report = build_report(2, games=GAMES, seed=SEED, workers=2, designer_games=0,
+                          win_positions=0)  # fmt: skip
     return write(report, tmp_path_factory.mktemp("report") / "strategy-2p.pdf")
 
 
@@ -52,6 +56,7 @@ def four_players(tmp_path_factory: pytest.TempPathFactory) -> Written:
     csv = folder / "my coasters.csv"
     csv.write_text("# my own points\n" + rows.to_csv(index=False), encoding="utf-8")
     report = build_report(
-        4, happy_hour=True, games=60, seed=1, catalogue=csv, workers=1, designer_games=0
-    )
+        4, happy_hour=True, games=60, seed=1, catalogue=csv, workers=1, designer_games=0,
+        win_positions=0,
+    )  # fmt: skip
     return write(report, folder / "strategy-4p-happy-hour.pdf")

@@ -24,7 +24,7 @@ def test_writes_the_pdf_and_its_folders(cli: Cli, two_players: Written, tmp_path
     target = tmp_path / "new" / "folder" / "two.pdf"
     result = cli("report", "--players", "2", "--games", str(GAMES), "--seed", str(SEED),
                  "--workers", "1", "-o", str(target), "--allow-small", "--quiet",
-                 "--designer-games", "0")  # fmt: skip
+                 "--designer-games", "0", "--win-positions", "0")  # fmt: skip
     assert (result.code, result.err) == (0, "")
     assert result.out.startswith(f"wrote {target}: 26 pages, ")
     # the fixture ran on 2 workers: the same inputs give the same bytes
