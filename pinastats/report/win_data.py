@@ -46,11 +46,12 @@ from pinastats.simulation.stats import wilson_interval
 WIN_POLICY = "strategic"
 """The agent of the sampled games and of every seat in the play-outs."""
 DEFAULT_WIN_POSITIONS = 200
-"""Default ``win_positions`` of a report (see :func:`run_playing_to_win` for the cost)."""
+"""Default ``win_positions`` of a report: with :data:`DEFAULT_WIN_PLAYOUTS` the section took
+49 s of CPU for 2 players and 127 s for 4 with Happy Hour (2 cores, load average 3-4)."""
 DEFAULT_WIN_PLAYOUTS = 64
 """Default ``win_playouts``: play-outs per outcome position of each decision."""
 MAX_WIN_POSITIONS = 20_000
-"""Most sampled decisions a report accepts (about an hour of CPU at 64 play-outs)."""
+"""Most sampled decisions a report accepts (over an hour of CPU at 64 play-outs)."""
 MAX_WIN_PLAYOUTS = 10_000
 """Most play-outs per outcome position a report accepts."""
 EXAMPLE_MIN_CELLS = 3
@@ -95,7 +96,8 @@ def check_win_playouts(value: object, what: str = "win play-outs") -> int:
 class ExampleCell:
     """One legal cell of the worked example's final dice.
 
-    ``coach``: the coach's choice (highest ``W``); ``points_choice``: the points advice's.
+    ``coach``: the coach's choice (highest ``W``); ``points_choice``: the points advice's;
+    ``exact``: the game is over after the placement (``W`` is its result, no play-outs).
     """
 
     cell: int
@@ -107,6 +109,7 @@ class ExampleCell:
     win_probability_se: float
     coach: bool
     points_choice: bool
+    exact: bool
 
 
 @dataclass(frozen=True)
@@ -279,10 +282,11 @@ def _example(
     by_cell = {p.cell: p for p in advice.placements}
     coach_cell = points_cell if by_cell[points_cell].best else advice.placements[0].cell
     names = {c.id: c.name for c in config.catalogue.coasters}
+    exact = {o.outcome.cell: o.exact for o in advice.outcomes if o.outcome.kind == "place"}
     cells = tuple(
         ExampleCell(p.cell, p.row, p.col, names.get(p.coaster, p.coaster), p.points,
                     p.win_probability, p.win_probability_se, coach=p.cell == coach_cell,
-                    points_choice=p.cell == points_cell)
+                    points_choice=p.cell == points_cell, exact=exact[p.cell])
         for p in advice.placements
     )  # fmt: skip
     board = tuple(
@@ -304,9 +308,8 @@ def run_playing_to_win(
 ) -> PlayingToWin:  # fmt: skip
     """Compare the objectives over ``positions`` decisions and work one through.
 
-    ``seed`` is the report's seed. The cost grows as ``positions × playouts``:
-    the defaults (200 decisions, 64 play-outs) took about a minute of CPU for
-    2 players.
+    ``seed`` is the report's seed. The cost grows as ``positions × playouts``
+    (see :data:`DEFAULT_WIN_POSITIONS` for the defaults' CPU time).
     """
     positions = check_win_positions(positions)
     playouts = check_win_playouts(playouts)

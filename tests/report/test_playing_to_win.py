@@ -12,6 +12,7 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
+from pinastats.cli import report as cli_report
 from pinastats.coach.objectives import SITUATIONS, _sample
 from pinastats.errors import PinastatsError
 from pinastats.game import GameConfig
@@ -23,6 +24,8 @@ from pinastats.report.pages.simulations import SECTION as SIMULATIONS
 from pinastats.report.typeset import Page, TypesetError, style
 from pinastats.report.typeset.check import page_problems
 from pinastats.report.win_data import (
+    DEFAULT_WIN_PLAYOUTS,
+    DEFAULT_WIN_POSITIONS,
     MAX_WIN_PLAYOUTS,
     MAX_WIN_POSITIONS,
     PlayingToWin,
@@ -130,6 +133,8 @@ def test_the_worked_example(section: PlayingToWin) -> None:
     for c in ex.cells:
         assert 0.0 <= c.win_probability <= 1.0
         assert c.win_probability_se >= 0.0
+        if c.exact:  # the game is over: a win, no winner or a loss, no play-outs
+            assert (c.win_probability, c.win_probability_se) in {(1.0, 0.0), (0.5, 0.0), (0.0, 0.0)}
     assert PLAYOUTS <= ex.playouts <= 4 * PLAYOUTS
     assert ex.lead >= 0.0
 
@@ -195,3 +200,8 @@ def test_the_cli_refuses_bad_settings(cli: Callable[..., Any], tmp_path: Path, a
     line = cli("report", "--players", "2", "-o", str(target), *argv).one_error_line()
     assert words in line
     assert not target.exists()
+
+
+def test_the_cli_defaults_are_the_library_defaults() -> None:
+    assert cli_report.DEFAULT_WIN_POSITIONS == DEFAULT_WIN_POSITIONS
+    assert cli_report.DEFAULT_WIN_PLAYOUTS == DEFAULT_WIN_PLAYOUTS

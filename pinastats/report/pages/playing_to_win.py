@@ -125,10 +125,14 @@ def example_page(report: Report, small: bool, page: Page) -> None:
         low = max(c.win_probability - 1.96 * c.win_probability_se, 0.0)
         high = min(c.win_probability + 1.96 * c.win_probability_se, 1.0)
         weight = "bold" if choice else None
+        se, ci = (
+            ("0 (exact)", "game over")
+            if c.exact else (f"{_pp(c.win_probability_se)} pp", percent_range(low, high))
+        )  # fmt: skip
         rows.append([
             Box(f"cell {c.cell}", weight=weight), Box(c.coaster, weight=weight), str(c.points),
-            Box(percent(c.win_probability), weight=weight), f"{_pp(c.win_probability_se)} pp",
-            percent_range(low, high), _pp(c.win_probability - best.win_probability),
+            Box(percent(c.win_probability), weight=weight), se, ci,
+            _pp(c.win_probability - best.win_probability),
             Box(choice, weight=weight),
         ])  # fmt: skip
     page.table(
@@ -142,7 +146,8 @@ def example_page(report: Report, small: bool, page: Page) -> None:
         f"{ex.playouts} play-outs from each outcome position (play-outs are added "
         f"{s.playouts} at a time, up to {EXAMPLE_PLAYOUTS_FACTOR * s.playouts}, until the best "
         f"cell leads the second by more than 3 standard errors), {s.policy} in every seat, "
-        f"play-out seed {ex.seed}. pp: percentage points; CI: a normal 95% interval.",
+        f"play-out seed {ex.seed}. pp: percentage points; CI: a normal 95% interval; exact: "
+        "the game is over after that placement, W is its result.",
         size=8, colour=MUTED,
     )  # fmt: skip
     points = ex.points_cell
