@@ -8,7 +8,7 @@ Each engine is measured in fresh interpreters with an empty ``NUMBA_CACHE_DIR``
 (a temporary folder, which ``pinastats/_jit.py`` honours):
 
 * the cold run compiles the warm-up groups of ``pinastats._warmup`` in order
-  (``dice``, ``agents``, ``games``, ``balance``) and reports the wall and CPU seconds of each
+  (``dice``, ``agents``, ``games``) and reports the wall and CPU seconds of each
   (CPU: ``resource.getrusage`` of the child itself), then the whole process's
   wall time and CPU seconds (``RUSAGE_CHILDREN`` in this process: imports included);
 * the warm run does the same again in a second process on the cache the cold
@@ -232,7 +232,7 @@ def report_kernels(cold: dict[str, Any], top: int, signatures: bool) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--groups", default="dice,agents,games,balance", help="warm-up groups, in order"
+        "--groups", default="dice,agents,games", help="warm-up groups, in order"
     )
     parser.add_argument("--kernels", action="store_true", help="compile seconds per kernel")
     parser.add_argument("--top", type=int, default=25, help="kernels listed with --kernels")
