@@ -172,7 +172,7 @@ def run(path: Path, cache: str, groups: list[str], kernels: bool) -> dict[str, A
 
 
 def warm_up_command(path: Path) -> dict[str, float] | None:
-    """Wall and CPU seconds of ``pinastats warm-up --quiet`` on an empty cache (None: no command)."""
+    """Wall and CPU seconds of a cold ``pinastats warm-up --quiet`` (None: no such command)."""
     if not (path / "pinastats" / "cli" / "warm_up.py").exists():
         return None
     env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
