@@ -8,9 +8,14 @@ entry point:
 
 * ``dice``: the exact turn solvers (``optimal-hold``, ``advise``, ``report``);
 * ``agents``: the agents' decisions on a single position (``advise``);
-* ``games``: the game loop with every agent (``simulate``, ``report``);
-* ``balance``: the designer's lab game loop with its placement log
-  (``balance --coasters``).
+* ``games``: the game loop with every agent and its placement log, and one
+  turn (``simulate``, ``report``, ``balance``, ``play_game``);
+* ``coach``: the play-outs of the coach (``advise --objective win``, the
+  ``coach`` agent, ``review``).
+
+With two or more CPUs the groups of lane 1 (``coach``) compile in a second
+process while this one compiles the others: the cache is shared, and a
+kernel both need is compiled by each (the same code, written twice).
 
 :func:`ensure_warm` is what the commands call before their heavy work: silent
 when the groups they need are cached, otherwise a line saying the engine is
@@ -23,6 +28,8 @@ then not one of those keying the cache (an edit here keeps the cache warm).
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import threading
 import time
@@ -61,27 +68,35 @@ def _agents_compile() -> None:
 
 
 def _games_kernels() -> list[Any]:
+    from pinastats.agents import _rollout
     from pinastats.simulation import _kernels
 
-    return [_kernels._play_games]
+    return [_kernels._play_games, _rollout._agent_turn]
 
 
 def _games_compile() -> None:
+    import numpy as np
+
+    from pinastats.agents.builtin import make_agent
+    from pinastats.game.game import Game
     from pinastats.simulation.chunk import warm_up as warm_chunk
+    from pinastats.simulation.play import play_turn_fast
 
     warm_chunk()
+    play_turn_fast(Game.new(2, seed=0), make_agent("ev"), np.random.default_rng(0))
 
 
-def _balance_kernels() -> list[Any]:
-    from pinastats.balance import _kernels
+def _coach_kernels() -> list[Any]:
+    from pinastats.coach import _kernels
 
-    return [_kernels._play_logged]
+    return [_kernels._play_out, _kernels._best_keeps]
 
 
-def _balance_compile() -> None:
-    from pinastats.balance.trace import play_traced
+def _coach_compile() -> None:
+    from pinastats.coach.advice import win_advice
+    from pinastats.game.game import Game
 
-    play_traced(["random", "random"], 1)
+    win_advice(Game.new(2, seed=0), [1, 2, 3, 4, 5], 2, playouts=1)
 
 
 @dataclass(frozen=True)
@@ -93,6 +108,7 @@ class KernelGroup:
     kernels: Callable[[], list[Any]]
     compile: Callable[[], None]
     seconds: float  # typical compile time on one free core
+    lane: int = 0  # groups of lane 1 compile in a second process beside lane 0
 
     def is_warm(self) -> bool:
         """Whether the group's entry kernels have machine code in the cache (compiles nothing)."""
@@ -106,10 +122,8 @@ GROUPS: dict[str, KernelGroup] = {
     for g in (
         KernelGroup("dice", "the dice solvers", _dice_kernels, _dice_compile, 5),
         KernelGroup("agents", "the agents' decisions", _agents_kernels, _agents_compile, 10),
-        KernelGroup("games", "the game loop and every agent", _games_kernels, _games_compile, 40),
-        KernelGroup(
-            "balance", "the game loop with a placement log", _balance_kernels, _balance_compile, 10
-        ),
+        KernelGroup("games", "the game loop and every agent", _games_kernels, _games_compile, 30),
+        KernelGroup("coach", "the coach's play-outs", _coach_kernels, _coach_compile, 30, lane=1),
     )
 }
 """The kernel groups by name, in the order :func:`warm_up` compiles them."""
@@ -177,22 +191,76 @@ class _Ticker:
         self.stream.flush()
 
 
-def warm_up(names: Sequence[str] | None = None, *, stream: TextIO | None = None) -> WarmUp:
-    """Compile (or load from the cache) the kernel groups ``names`` (default: all), in order.
+def _lanes() -> int:
+    """How many processes compile at once: 2 with two or more CPUs to use, else 1."""
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return 2 if (usable or 1) >= 2 else 1
+
+
+def _start_lane(names: Sequence[str]) -> subprocess.Popen[bytes]:
+    """A process compiling the groups ``names`` (``python -m pinastats._warmup NAME ...``)."""
+    from pinastats import _jit
+
+    env = dict(os.environ)  # the same package and cache folder as this process
+    root = str(_jit.PACKAGE_DIR.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    return subprocess.Popen(
+        [sys.executable, "-m", "pinastats._warmup", *names],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+def warm_up(
+    names: Sequence[str] | None = None, *, stream: TextIO | None = None, lanes: int | None = None
+) -> WarmUp:
+    """Compile (or load from the cache) the kernel groups ``names`` (default: all).
 
     With ``stream``, one line per group (``[i/m] label… done in s``) is written
-    to it, redrawn every second on a terminal.
+    to it, redrawn every second on a terminal. With ``lanes`` = 2 (the default
+    on two or more CPUs) the cold groups of lane 1 compile in a second process
+    at the same time (announced first, done last); should it fail, they compile
+    here after the others.
     """
     from pinastats import _jit
 
     groups = _groups(names)
+    number = {g.name: i for i, g in enumerate(groups, 1)}
     start = time.perf_counter()
-    for i, group in enumerate(groups, 1):
-        if stream is None:
-            group.compile()
-            continue
-        with _Ticker(stream, f"  [{i}/{len(groups)}] compiling {group.label}"):
-            group.compile()
+    aside = [g for g in groups if g.lane == 1 and not g.is_warm()]
+    if (_lanes() if lanes is None else lanes) < 2 or len(aside) == len(groups):
+        aside = []
+    here = [g for g in groups if g not in aside]
+    process = _start_lane([g.name for g in aside]) if aside else None
+
+    def say(text: str) -> None:
+        if stream is not None:
+            stream.write(text + "\n")
+            stream.flush()
+
+    try:
+        for group in aside:
+            say(f"  [{number[group.name]}/{len(groups)}] compiling {group.label}… (alongside)")
+        for group in here:
+            if stream is None:
+                group.compile()
+                continue
+            with _Ticker(stream, f"  [{number[group.name]}/{len(groups)}] compiling {group.label}"):
+                group.compile()
+        if process is not None:
+            process.wait()
+            for group in aside:
+                text = f"  [{number[group.name]}/{len(groups)}] compiling {group.label}"
+                if process.returncode == 0:
+                    say(f"{text}: done in {time.perf_counter() - start:.1f} s")
+                elif stream is None:
+                    group.compile()
+                else:
+                    with _Ticker(stream, f"{text} (here: the second process failed)"):
+                        group.compile()
+    finally:
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait()
     return WarmUp(tuple(g.name for g in groups), time.perf_counter() - start, _jit.cache_dir())
 
 
@@ -227,3 +295,7 @@ def ensure_warm(
     )
     out.flush()
     return warm_up(cold, stream=out)
+
+
+if __name__ == "__main__":  # a second compile lane (see warm_up)
+    warm_up(sys.argv[1:], lanes=1)

@@ -1,8 +1,12 @@
-"""Numba kernels of the ``rollout`` agent, which plays to win (private).
+"""Numba kernels of play-outs and of the ``rollout`` agent, which plays to win (private).
 
-Its dice follow ``strategic``; where several placements are legal it plays
-each one out: ``params[PARAM_ROLLOUTS]`` games to the end from the position
-after that placement, every seat played by the one-turn agent
+:func:`_play_to_end` is the one play-out loop: the ``rollout`` agent and the
+coach (:mod:`pinastats.coach._kernels`) both call it. It scores the game for one
+seat: 1 for a win, 1/2 for no winner (a draw or the turn limit), 0 for a loss.
+
+The ``rollout`` agent's dice follow ``strategic``; where several placements are
+legal it plays each one out: ``params[PARAM_ROLLOUTS]`` games to the end from
+the position after that placement, every seat played by the one-turn agent
 ``params[PARAM_POLICY]``, and it takes the placement with the most wins
 (Monte Carlo one-ply lookahead).
 """
@@ -19,6 +23,29 @@ from pinastats.agents._kernels import (
 )
 from pinastats.agents._turn import _play_turn, _turn_dice, _turn_finish
 from pinastats.game._kernels import _copy_game, _end_turn, _legal_cells, _place
+
+
+@jit_inline
+def _result(game, seat):
+    """1 if ``seat`` won the finished game, 0.5 if nobody did, else 0."""
+    winner = game.status[0].winner
+    if winner == seat:
+        return 1.0
+    if winner < 0:
+        return 0.5
+    return 0.0
+
+
+@jit_flat
+def _play_to_end(kind, params, board, game, tables, work, rng, seat):
+    """Play the running ``game`` to its end, every seat with the one-turn agent ``kind``.
+
+    Returns :func:`_result` for ``seat``. ``work`` is the agent's scratch memory.
+    """
+    over = False
+    while not over:
+        over = _play_turn(kind, params, board, game, tables, work, rng)
+    return _result(game, seat)
 
 
 @jit_flat
@@ -51,14 +78,10 @@ def _rollout_cell(params, board, game, tables, work, rng, legal):
         for _ in range(n_rollouts):
             _copy_game(game, playout)
             _place(board, playout, seat, cell)
-            over = _end_turn(board, playout)
-            while not over:
-                over = _play_turn(policy, params, board, playout, tables, work, rng)
-            winner = playout.status[0].winner
-            if winner == seat:
-                wins += 1.0
-            elif winner < 0:
-                wins += 0.5
+            if _end_turn(board, playout):
+                wins += _result(playout, seat)
+            else:
+                wins += _play_to_end(policy, params, board, playout, tables, work, rng, seat)
         if wins > best:
             best = wins
             best_cell = cell
@@ -67,11 +90,21 @@ def _rollout_cell(params, board, game, tables, work, rng, legal):
 
 @jit_inline
 def _agent_turn(kind, params, board, game, tables, work, rng):
-    """Play the mover's turn with any built-in agent; return True when the game is over."""
-    if kind != K_ROLLOUT:
-        return _play_turn(kind, params, board, game, tables, work, rng)
-    hand, used = _turn_dice(K_STRATEGIC, params, board, game, tables, work, rng)
+    """Play the mover's turn with any built-in agent; return True when the game is over.
+
+    ``rollout`` rolls and keeps as ``strategic`` and picks its cell by play-outs
+    (among ``work.candidates``, which the play-outs leave alone). One copy of the
+    turn serves every kind, so a game loop inlines it once.
+    """
+    rollout = kind == K_ROLLOUT
+    dice_kind = K_STRATEGIC if rollout else kind
+    hand, used = _turn_dice(dice_kind, params, board, game, tables, work, rng)
+    seat = game.status[0].to_move
+    legal = work.candidates if rollout else work.legal
     cell = -1
-    if _legal_cells(board, game, game.status[0].to_move, hand, work.candidates) > 0:
-        cell = _rollout_cell(params, board, game, tables, work, rng, work.candidates)
-    return _turn_finish(K_STRATEGIC, params, board, game, work, rng, cell, used)
+    if _legal_cells(board, game, seat, hand, legal) > 0:
+        if rollout:
+            cell = _rollout_cell(params, board, game, tables, work, rng, legal)
+        else:
+            cell = _choose_cell(kind, params, board, game, seat, legal, rng)
+    return _turn_finish(dice_kind, params, board, game, work, rng, cell, used)

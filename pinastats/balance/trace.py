@@ -3,8 +3,7 @@
 The per-game table of :func:`~pinastats.simulation.simulate` says which seats
 hold each coaster at the end (``owners``), not when they took it.
 :func:`play_traced` plays the very same games — the run's chunks and their
-seeds, the chunk kernel's deal and turns — in a kernel of its own
-(:mod:`pinastats.balance._kernels`) that also logs, for every token space, the
+seeds — with the chunk kernel's placement log on: for every token space, the
 turn its token was placed, the seat and the points that placement scored.
 """
 
@@ -12,32 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from pinastats.agents.builtin import Agent, make_agent
-from pinastats.agents.tables import turn_tables, workspace
-from pinastats.balance._kernels import _play_logged
 from pinastats.errors import PinastatsError
-from pinastats.game._state import SPACES, empty_state
 from pinastats.game.config import GameConfig
 from pinastats.game.rules import EndReason
-from pinastats.simulation.chunk import ChunkOutput, ChunkSetup, ChunkSpec
+from pinastats.simulation.chunk import PlacementLog, play_chunk
 from pinastats.simulation.runner import DEFAULT_CHUNK, _chunk_specs
 
 IntArray = npt.NDArray[np.int64]
-
-
-class PlacementLog(NamedTuple):
-    """Per game of a chunk: the deal and, per token space, the token on it at the end."""
-
-    coaster: IntArray  # (games, n_cells) catalogue index dealt to each cell
-    turn: IntArray  # (games, n_cells, 2) turn of the placement (0-based), -1: empty
-    seat: IntArray  # (games, n_cells, 2) seat of the token, -1: empty
-    points: IntArray  # (games, n_cells, 2) points the placement scored
 
 
 PLACEMENT_COLUMNS = (
@@ -76,45 +62,6 @@ class TracedGames:
     config: GameConfig
     agents: tuple[Agent, ...]
     seed: int
-
-
-def _play_chunk(spec: ChunkSpec) -> tuple[ChunkOutput, PlacementLog]:
-    """Play one chunk's games (the games the chunk kernel plays) with the placement log."""
-    config, n, p = spec.config, spec.games, spec.config.players
-    n_cells = config.layout.n_cells
-    agents = [a for a in spec.agents if isinstance(a, Agent)]
-
-    def per_game() -> IntArray:
-        return np.zeros(n, dtype=np.int64)
-
-    out = ChunkOutput(
-        first=per_game(),
-        winner=per_game(),
-        reason=per_game(),
-        trigger=per_game(),
-        turns=per_game(),
-        line=per_game(),
-        scores=np.zeros((n, p), dtype=np.int64),
-        placed=np.zeros((n, p), dtype=np.int64),
-        owners=np.zeros((n, len(config.catalogue)), dtype=np.int64),
-    )
-    log = PlacementLog(
-        np.zeros((n, n_cells), dtype=np.int64),
-        *(np.zeros((n, n_cells, SPACES), dtype=np.int64) for _ in range(3)),
-    )
-    _play_logged(
-        config.board,
-        empty_state(n_cells, p),
-        turn_tables(config.rules.rolls),
-        workspace(config),
-        np.array([a.code for a in agents], dtype=np.int64),
-        np.stack([a.param_vector() for a in agents]),
-        np.random.default_rng(spec.seed),
-        ChunkSetup(config.sides, config.start_scores, config.rules.tokens, spec.first_seat),
-        out,
-        log,
-    )
-    return out, log
 
 
 def _placements(log: PlacementLog, first: IntArray, players: int, offset: int) -> pd.DataFrame:
@@ -165,7 +112,7 @@ def play_traced(
     fixed = -1 if first_seat is None else first_seat
     outs, logs = [], []
     for spec in _chunk_specs(games, chunk_size, seed, config, seats, fixed):
-        out, log = _play_chunk(spec)
+        out, log = play_chunk(spec, log=True)
         outs.append(out)
         logs.append(_placements(log, out.first, config.players, spec.index * chunk_size))
     first = np.concatenate([o.first for o in outs])

@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
 
     players = check_players(args.players)
     make_agent(args.agent)  # an unknown name fails here, with a suggestion
-    ensure_warm(["balance"] if args.coasters else ["games"], quiet=args.quiet)
+    ensure_warm(["games"], quiet=args.quiet)
     if args.coasters:
         return _coasters(args, players)
     if args.what_if:

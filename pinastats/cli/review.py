@@ -84,6 +84,7 @@ class _Lines:
 
 def run(args: argparse.Namespace) -> int:
     """Read, pick the game, review it and print (or write) the review."""
+    from pinastats._warmup import ensure_warm
     from pinastats.records import read_records
     from pinastats.records.review import review_game
 
@@ -100,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
         record = by_game[args.game]
     if args.seat is not None and args.seat >= record.players:
         fail(f"--seat must be a seat from 0 to {record.players - 1}, got {args.seat}")
+    ensure_warm(["dice", "agents", "coach"], quiet=args.quiet)
     review = review_game(
         record,
         playouts=args.playouts,

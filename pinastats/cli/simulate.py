@@ -217,7 +217,8 @@ def run(args: argparse.Namespace) -> int:
         _check_record(args.record)
     if pieces is None:  # the per-game table is kept in memory
         check_memory(args.games, config)
-    ensure_warm(["games"], quiet=args.quiet)
+    coached = any(a.name.startswith("coach") for a in agents)
+    ensure_warm(["games", "coach"] if coached else ["games"], quiet=args.quiet)
     options: dict[str, Any] = {
         "seed": args.seed,
         "config": config,

@@ -1,31 +1,20 @@
 """Numba kernels of the coach: one play-out to the end, and the keep of every hand (private).
 
 A play-out starts from an outcome position (the state after the mover's turn),
-plays every seat with one built-in one-turn agent (``kind``, ``params``) through
-the engine's turn kernel :func:`pinastats.agents._turn._play_turn`, and scores
-the game for one seat: 1 for a win, 1/2 for no winner (a draw or the turn
-limit), 0 for a loss.
+plays every seat with one built-in one-turn agent (``kind``, ``params``) with
+the engine's play-out loop :func:`pinastats.agents._rollout._play_to_end`, and
+scores the game for one seat: 1 for a win, 1/2 for no winner (a draw or the
+turn limit), 0 for a loss.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pinastats._jit import jit, jit_inline
-from pinastats.agents._turn import _play_turn
+from pinastats._jit import jit
+from pinastats.agents._rollout import _play_to_end
 from pinastats.dice._kernels import _best_keep
 from pinastats.game._kernels import _copy_game
-
-
-@jit_inline
-def _result(game, seat):
-    """1 if ``seat`` won the finished game, 0.5 if nobody did, else 0."""
-    winner = game.status[0].winner
-    if winner == seat:
-        return 1.0
-    if winner < 0:
-        return 0.5
-    return 0.0
 
 
 @jit
@@ -39,10 +28,7 @@ def _play_out(
     memory; ``game`` is overwritten (it may be ``work.playout``).
     """
     _copy_game(start, game)
-    over = False
-    while not over:
-        over = _play_turn(kind, params, board, game, tables, work, rng)
-    result: float = _result(game, seat)
+    result: float = _play_to_end(kind, params, board, game, tables, work, rng, seat)
     return result
 
 

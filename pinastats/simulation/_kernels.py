@@ -2,13 +2,45 @@
 
 from __future__ import annotations
 
-from pinastats._jit import jit_flat
+from pinastats._jit import jit_flat, jit_inline
 from pinastats.agents._rollout import _agent_turn
 from pinastats.game._kernels import _PINA, _deal_into, _start_game, _winning_line
 
 
+@jit_inline
+def _clear_log(game, log, g):
+    """Record game ``g``'s deal in the placement log; every token space empty."""
+    for c in range(game.spaces.shape[0]):
+        log.coaster[g, c] = game.cell_coaster[c]
+        for s in range(game.spaces.shape[1]):
+            log.turn[g, c, s] = -1
+            log.seat[g, c, s] = -1
+            log.points[g, c, s] = 0
+
+
+@jit_inline
+def _log_turn(game, log, g, turn, mover, gained, placed):
+    """After turn ``turn`` of game ``g``: the spaces filled or emptied in it.
+
+    A space filled this turn holds the mover's placement (``gained`` points when
+    ``placed``) or a token Happy Hour moved there (0 points).
+    """
+    spaces = game.spaces
+    for c in range(spaces.shape[0]):
+        for s in range(spaces.shape[1]):
+            seat = spaces[c, s]
+            if seat < 0:  # free, or emptied by Happy Hour this turn
+                log.turn[g, c, s] = -1
+                log.seat[g, c, s] = -1
+                log.points[g, c, s] = 0
+            elif log.turn[g, c, s] < 0 or log.seat[g, c, s] != seat:
+                log.turn[g, c, s] = turn
+                log.seat[g, c, s] = seat
+                log.points[g, c, s] = gained if placed and seat == mover else 0
+
+
 @jit_flat
-def _play_games(board, game, tables, work, kinds, params, rng, setup, out):
+def _play_games(board, game, tables, work, kinds, params, rng, setup, out, log):
     """Play ``out.first.shape[0]`` games in a row, writing one row of each output per game.
 
     ``kinds[p]``/``params[p]`` is the agent in seat ``p``; ``setup`` is a
@@ -16,20 +48,33 @@ def _play_games(board, game, tables, work, kinds, params, rng, setup, out):
     the first player at random, else fixes it) and ``out`` a
     :class:`~pinastats.simulation.chunk.ChunkOutput`: ``owners[g, i]`` is a
     bitmask of the seats with a token on catalogue coaster ``i`` at the end
-    (-1 when the coaster was not dealt).
+    (-1 when the coaster was not dealt). ``log`` is a
+    :class:`~pinastats.simulation.chunk.PlacementLog`, written when it has a row
+    per game (with none, nothing is logged): per game the coaster dealt to each
+    cell, per token space the turn (0-based, -1: empty at the end) and seat of
+    the token on it at the end and the points of that placement. Logging draws
+    nothing: the games are the same with and without it.
     """
     status = game.status[0]
+    logging = log.turn.shape[0] > 0
     for g in range(out.first.shape[0]):
         _deal_into(rng, game, work.pool, setup.sides, setup.start_scores, setup.tokens_each)
         if setup.first_seat >= 0:
             _start_game(game, setup.first_seat, setup.start_scores, setup.tokens_each)
+        if logging:
+            _clear_log(game, log, g)
         over = False
         while not over:
             mover = status.to_move
+            turn = status.turn
             before = status.placements
+            score = game.players[mover].score
             over = _agent_turn(kinds[mover], params[mover], board, game, tables, work, rng)
-            if status.placements > before:
+            placed = status.placements > before
+            if placed:
                 out.placed[g, mover] += 1
+            if logging:
+                _log_turn(game, log, g, turn, mover, game.players[mover].score - score, placed)
         out.first[g] = status.first
         out.winner[g] = status.winner
         out.reason[g] = status.reason

@@ -11,7 +11,7 @@ import numpy.typing as npt
 from pinastats.agents.builtin import Agent
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.agents.tables import turn_tables, workspace
-from pinastats.game._state import empty_state
+from pinastats.game._state import SPACES, empty_state
 from pinastats.game.config import GameConfig
 from pinastats.simulation._kernels import _play_games
 
@@ -53,6 +53,18 @@ class ChunkOutput(NamedTuple):
     owners: IntArray  # (games, n_coasters) seats bitmask, -1 not dealt
 
 
+class PlacementLog(NamedTuple):
+    """Per game of a chunk: the deal and, per token space, the token on it at the end.
+
+    With no row (``games == 0``) the chunk kernel logs nothing.
+    """
+
+    coaster: IntArray  # (games, n_cells) catalogue index dealt to each cell
+    turn: IntArray  # (games, n_cells, 2) turn of the placement (0-based), -1: empty
+    seat: IntArray  # (games, n_cells, 2) seat of the token, -1: empty
+    points: IntArray  # (games, n_cells, 2) points the placement scored
+
+
 @dataclass(frozen=True)
 class ChunkSpec:
     """Everything needed to play one chunk reproducibly.
@@ -74,47 +86,73 @@ def _built_in(agents: tuple[AgentProtocol, ...]) -> TypeGuard[tuple[Agent, ...]]
     return all(isinstance(a, Agent) for a in agents)
 
 
-def run_chunk(spec: ChunkSpec) -> dict[str, IntArray]:
-    """Play the chunk's games; return the per-game arrays of :data:`CHUNK_FIELDS`.
-
-    Built-in agents play in the chunk kernel; a chunk with any other agent plays
-    turn by turn in Python (:mod:`pinastats.simulation.python_chunk`), the same games.
-    """
-    agents = spec.agents
-    if not _built_in(agents):
-        from pinastats.simulation.python_chunk import run_python_chunk
-
-        return run_python_chunk(spec)
-    config = spec.config
-    n, p = spec.games, config.players
+def chunk_output(games: int, config: GameConfig) -> ChunkOutput:
+    """Zeroed per-game arrays for ``games`` games of ``config``."""
+    p = config.players
 
     def per_game() -> IntArray:
-        return np.zeros(n, dtype=np.int64)
+        return np.zeros(games, dtype=np.int64)
 
-    out = ChunkOutput(
+    return ChunkOutput(
         first=per_game(),
         winner=per_game(),
         reason=per_game(),
         trigger=per_game(),
         turns=per_game(),
         line=per_game(),
-        scores=np.zeros((n, p), dtype=np.int64),
-        placed=np.zeros((n, p), dtype=np.int64),
-        owners=np.zeros((n, len(config.catalogue)), dtype=np.int64),
+        scores=np.zeros((games, p), dtype=np.int64),
+        placed=np.zeros((games, p), dtype=np.int64),
+        owners=np.zeros((games, len(config.catalogue)), dtype=np.int64),
     )
-    setup = ChunkSetup(config.sides, config.start_scores, config.rules.tokens, spec.first_seat)
+
+
+def placement_log(games: int, n_cells: int) -> PlacementLog:
+    """Zeroed placement log for ``games`` games on ``n_cells`` cells (0 games: no log)."""
+    return PlacementLog(
+        np.zeros((games, n_cells), dtype=np.int64),
+        *(np.zeros((games, n_cells, SPACES), dtype=np.int64) for _ in range(3)),
+    )
+
+
+def play_chunk(spec: ChunkSpec, *, log: bool = False) -> tuple[ChunkOutput, PlacementLog]:
+    """Play the chunk's games with built-in agents in the chunk kernel.
+
+    With ``log`` the placement log has a row per game, else none: the games are
+    the same either way.
+    """
+    agents = spec.agents
+    if not _built_in(agents):
+        raise TypeError("the chunk kernel plays built-in agents only")
+    config = spec.config
+    n_cells = config.layout.n_cells
+    out = chunk_output(spec.games, config)
+    placements = placement_log(spec.games if log else 0, n_cells)
     _play_games(
         config.board,
-        empty_state(config.layout.n_cells, p),
+        empty_state(n_cells, config.players),
         turn_tables(config.rules.rolls),
         workspace(config),
         np.array([a.code for a in agents], dtype=np.int64),
         np.stack([a.param_vector() for a in agents]),
         np.random.default_rng(spec.seed),
-        setup,
+        ChunkSetup(config.sides, config.start_scores, config.rules.tokens, spec.first_seat),
         out,
+        placements,
     )
-    return out._asdict()
+    return out, placements
+
+
+def run_chunk(spec: ChunkSpec) -> dict[str, IntArray]:
+    """Play the chunk's games; return the per-game arrays of :data:`CHUNK_FIELDS`.
+
+    Built-in agents play in the chunk kernel; a chunk with any other agent plays
+    turn by turn in Python (:mod:`pinastats.simulation.python_chunk`), the same games.
+    """
+    if not _built_in(spec.agents):
+        from pinastats.simulation.python_chunk import run_python_chunk
+
+        return run_python_chunk(spec)
+    return play_chunk(spec)[0]._asdict()
 
 
 def warm_up() -> bool:

@@ -72,7 +72,7 @@ def test_a_cold_cache_is_announced_once(tmp_path: Path) -> None:
     env = os.environ | {"NUMBA_CACHE_DIR": str(cache)}
     listed = subprocess.run(check, capture_output=True, text=True, env=env, check=True)
     # an empty folder: all cold
-    assert listed.stdout.strip() == "['dice', 'agents', 'games', 'balance']"
+    assert listed.stdout.strip() == "['dice', 'agents', 'games', 'coach']"
     first = pinastats("optimal-hold", "--target", "full house", cache=cache)
     assert first.returncode == 0, first.stderr
     lines = first.stderr.splitlines()
@@ -81,3 +81,25 @@ def test_a_cold_cache_is_announced_once(tmp_path: Path) -> None:
     again = pinastats("optimal-hold", "--target", "full house", cache=cache)
     assert (again.returncode, again.stderr) == (0, "")
     assert again.stdout == first.stdout
+
+
+@pytest.mark.slow
+def test_a_second_lane_compiles_beside_this_process(tmp_path: Path) -> None:
+    script = (
+        "import dataclasses, sys\n"
+        "from pinastats import _warmup as w\n"
+        "w.GROUPS['dice'] = dataclasses.replace(w.GROUPS['dice'], lane=1)\n"
+        "w.warm_up(['dice', 'agents'], stream=sys.stderr, lanes=2)\n"
+        "print(w.cold_groups(['dice', 'agents']))\n"
+    )
+    env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+    )
+    assert run.stdout.strip() == "[]"  # both groups cached, one of them by the second process
+    lines = [line.strip() for line in run.stderr.splitlines()]
+    assert lines[0] == "[1/2] compiling the dice solvers… (alongside)"
+    assert lines[1] == "[2/2] compiling the agents' decisions…"
+    assert lines[2].startswith("[2/2] compiling the agents' decisions: done in")
+    assert lines[3].startswith("[1/2] compiling the dice solvers: done in")
+    assert len(lines) == 4

@@ -84,11 +84,11 @@ def test_a_python_agent_is_dispatched_to_the_python_chunk() -> None:
 
 def test_the_corner_agent_plays_a_tournament_on_one_and_two_workers() -> None:
     seats: list[Any] = [corner_agent(), "strategic"]
-    one = simulate(seats, 1000, seed=5, workers=1, chunk_size=250)
-    two = simulate(seats, 1000, seed=5, workers=2, chunk_size=250)
+    one = simulate(seats, 200, seed=5, workers=1, chunk_size=50)
+    two = simulate(seats, 200, seed=5, workers=2, chunk_size=50)
     pd.testing.assert_frame_equal(one.games, two.games)
     np.testing.assert_array_equal(one.owners, two.owners)
-    assert len(one.games) == 1000
+    assert len(one.games) == 200
     assert one.games["winner"].isin([0, 1]).mean() > 0.9  # games end with a winner
 
 
