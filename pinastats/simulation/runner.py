@@ -190,13 +190,16 @@ def _connect(workers: int, scheduler: str | None) -> tuple[Any, Any]:
             ) from None
         except (ValueError, TypeError) as exc:  # e.g. no port, unknown protocol
             raise PinastatsError(f"bad Dask scheduler address {scheduler!r}: {exc}") from None
-    with warnings.catch_warnings():  # no dashboard is asked for: no word about its port
+    # No dashboard is asked for: its HTTP server (which the scheduler starts anyway)
+    # takes a free port chosen by the system (":0"), so no port is ever in use,
+    # retried and left open, and nothing is said about it.
+    with warnings.catch_warnings():
         warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
         cluster = LocalCluster(
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            dashboard_address=":0",
             worker_dashboard_address=None,
         )
     return Client(cluster), cluster

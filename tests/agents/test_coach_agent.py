@@ -62,7 +62,7 @@ def test_simulate_on_dask_plays_the_same_games() -> None:
     seats = ["coach(playouts=2)", "greedy"]
     local = simulate(seats, 4, seed=2, workers=1, chunk_size=2)
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as cluster:
         dask = simulate(seats, 4, seed=2, scheduler=cluster.scheduler_address, chunk_size=2)
     assert dask.engine == "dask"

@@ -119,7 +119,7 @@ def scheduler() -> Iterator[str]:
     """A real ``LocalCluster`` of 2 worker processes."""
     distributed = pytest.importorskip("dask.distributed", reason="the Dask extra is not installed")
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     )
     try:
         yield cluster.scheduler_address

@@ -24,7 +24,7 @@ def scheduler() -> Iterator[str]:
     """A real ``LocalCluster`` of 2 worker processes (pinastats is installed, so they import it)."""
     distributed = pytest.importorskip("dask.distributed")
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     )
     try:
         yield cluster.scheduler_address
