@@ -7,7 +7,8 @@ The kernels come in groups, each compiled by one small call of its public
 entry point:
 
 * ``dice``: the exact turn solvers (``optimal-hold``, ``advise``, ``report``);
-* ``agents``: the agents' decisions on a single position (``advise``);
+* ``agents``: the agents' decisions on a single position (``advise``) and the
+  rules' kernels of the readable turn (``play_turn``);
 * ``games``: the game loop with every agent and its placement log, and one
   turn (``simulate``, ``report``, ``balance``, ``play_game``);
 * ``coach``: the play-outs of the coach (``advise --objective win``, the
@@ -62,9 +63,15 @@ def _agents_kernels() -> list[Any]:
 
 def _agents_compile() -> None:
     from pinastats.agents.advice import advise
+    from pinastats.game.config import GameConfig
     from pinastats.game.game import Game
+    from pinastats.game.rules import Rules
+    from pinastats.simulation.play import play_game
 
     advise(Game.new(2, seed=0), [1, 2, 3, 4, 5], 2)
+    # the rules' kernels that the readable turn calls one by one (Happy Hour included)
+    config = GameConfig(players=2, rules=Rules(happy_hour=True))
+    play_game(Game.new(config=config, seed=0), ["greedy", "greedy"], seed=0, fast=False)
 
 
 def _games_kernels() -> list[Any]:

@@ -85,21 +85,24 @@ def test_a_cold_cache_is_announced_once(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_second_lane_compiles_beside_this_process(tmp_path: Path) -> None:
+    # the dice solvers (the cheapest group) in the second process; beside them, here,
+    # a group of no kernels that waits a moment
     script = (
-        "import dataclasses, sys\n"
+        "import dataclasses, sys, time\n"
         "from pinastats import _warmup as w\n"
         "w.GROUPS['dice'] = dataclasses.replace(w.GROUPS['dice'], lane=1)\n"
-        "w.warm_up(['dice', 'agents'], stream=sys.stderr, lanes=2)\n"
-        "print(w.cold_groups(['dice', 'agents']))\n"
+        "w.GROUPS['idle'] = w.KernelGroup('idle', 'nothing', list, lambda: time.sleep(0.2), 0)\n"
+        "w.warm_up(['dice', 'idle'], stream=sys.stderr, lanes=2)\n"
+        "print(w.cold_groups(['dice']))\n"
     )
     env = os.environ | {"NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}
     run = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
     )
-    assert run.stdout.strip() == "[]"  # both groups cached, one of them by the second process
+    assert run.stdout.strip() == "[]"  # compiled and cached by the second process
     lines = [line.strip() for line in run.stderr.splitlines()]
     assert lines[0] == "[1/2] compiling the dice solvers… (alongside)"
-    assert lines[1] == "[2/2] compiling the agents' decisions…"
-    assert lines[2].startswith("[2/2] compiling the agents' decisions: done in")
+    assert lines[1] == "[2/2] compiling nothing…"
+    assert lines[2].startswith("[2/2] compiling nothing: done in")
     assert lines[3].startswith("[1/2] compiling the dice solvers: done in")
     assert len(lines) == 4

@@ -15,7 +15,7 @@ BIAS = 0.10
 
 
 def test_the_coach_is_calibrated_and_beats_the_base_rate() -> None:
-    r = calibration(150, playouts=24, seed=3, workers=2)
+    r = calibration(150, playouts=24, seed=3, workers=1)
     assert r.table["count"].sum() == 150
     assert np.isin(r.result, [0.0, 0.5, 1.0]).all()
     assert ((r.predicted >= 0) & (r.predicted <= 1)).all()
