@@ -83,6 +83,8 @@ class LayoutError(PinastatsError):
 class NoCellError(LayoutError, KeyError):
     """A position or cell index the layout does not have (also a ``KeyError``)."""
 
+    __str__ = ValueError.__str__  # the message as it is, not quoted as a KeyError's
+
 
 class _Fail(Protocol):
     """The error reporter: ``fail(reason, field)`` raises :class:`LayoutError`."""
@@ -231,7 +233,7 @@ class Layout:
         """
         if not is_whole(cell) or not 0 <= cell < self.n_cells:
             raise NoCellError(
-                f"cell must be a whole number from 0 to {self.n_cells - 1}, got {cell!r}"
+                f"cell must be a whole number from 0 to {len(self.cells) - 1}, got {cell!r}"
             )
         return tuple(int(x) for x in self.neighbours[cell] if x >= 0)
 
@@ -255,9 +257,7 @@ class Layout:
 
     def side_indices(self, players: int) -> npt.NDArray[np.int64]:
         """``(n_cells,)`` int64: 0 where a cell starts on side A, 1 on side B."""
-        codes = np.array([s.code for s in self.sides_for(players)], dtype=np.int64)
-        codes.setflags(write=False)
-        return codes
+        return _read_only(np.array([s.code for s in self.sides_for(players)], dtype=np.int64))
 
     def diagram(self, players: int | None = None) -> str:
         """Draw the layout as text: one character per position of the bounding box.
