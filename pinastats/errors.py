@@ -8,6 +8,23 @@ API is a bug: the command line prints its traceback instead of one tidy line.
 
 from __future__ import annotations
 
+import errno
+
 
 class PinastatsError(ValueError):
     """Bad input to pinastats; the message names the bad value and what is allowed."""
+
+
+class MissingFileError(PinastatsError, FileNotFoundError):
+    """A file named by the user that does not exist: a :class:`PinastatsError` and an ``OSError``.
+
+    ``str()`` is the message (naming the path and what it should be); ``strerror``
+    and ``filename`` are those of an ``OSError``, for callers that report one.
+    """
+
+    def __init__(self, message: str, path: str) -> None:
+        super().__init__(message)
+        self.errno, self.strerror, self.filename = errno.ENOENT, "No such file or directory", path
+
+    def __str__(self) -> str:
+        return str(self.args[0])

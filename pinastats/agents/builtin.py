@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import numbers
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -112,6 +113,23 @@ class Agent:
     _scratch: dict[Any, Any] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, AgentKind):
+            kinds = ", ".join(k.value for k in AgentKind)
+            raise AgentError(
+                f"agent kind must be an AgentKind ({kinds}; make_agent takes names), "
+                f"got {self.kind!r}"
+            )
+        allowed = _PARAMETERS.get(self.kind, {})
+        for key, value in self.params.items():
+            if key not in allowed:
+                raise AgentError(f"agent {self.kind.value!r}: unknown parameter {key!r} "
+                                 f"(parameters: {', '.join(allowed) or 'none'})")  # fmt: skip
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+                raise AgentError(
+                    f"agent {self.kind.value!r}: {key} must be a number, got {value!r}"
+                )
 
     @property
     def name(self) -> str:

@@ -33,6 +33,7 @@ from pinastats.balance.seats import (
     round_seed,
     rulebook_scores,
 )
+from pinastats.dice.errors import is_whole
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 
@@ -93,6 +94,8 @@ class SearchResult:
 
     def runners_up(self, k: int = 4) -> tuple[Candidate, ...]:
         """The next ``k`` vectors after the fairest (the rulebook's is reported on its own)."""
+        if not is_whole(k) or k < 0:
+            raise PinastatsError(f"runners-up must be a whole number >= 0, got {k!r}")
         rest = [
             c for c in self.candidates[1:] if c.starting_scores != self.rulebook.starting_scores
         ]

@@ -21,6 +21,7 @@ import numpy.typing as npt
 from scipy.stats import norm
 
 from pinastats.agents.builtin import make_agent
+from pinastats.dice.errors import is_whole
 from pinastats.errors import PinastatsError
 from pinastats.game.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from pinastats.simulation.runner import simulate
@@ -149,6 +150,10 @@ class SelfPlay:
     def __post_init__(self) -> None:
         check_players(self.players)
         make_agent(self.agent)  # unknown names fail here, with a suggestion
+        if self.workers is not None and (not is_whole(self.workers) or self.workers < 1):
+            raise PinastatsError(f"workers must be a whole number >= 1, got {self.workers!r}")
+        if not is_whole(self.chunk_size) or self.chunk_size < 1:
+            raise PinastatsError(f"chunk size must be a whole number > 0, got {self.chunk_size!r}")
         if self.config is not None and self.config.players != self.players:
             raise PinastatsError(
                 f"players={self.players} disagrees with the config's {self.config.players}"

@@ -27,6 +27,7 @@ from pinastats.coach.outcomes import (
     Playouts,
     check_playouts,
     check_policy,
+    check_workers,
     outcome_positions,
 )
 from pinastats.coach.solve import solve_win_turn
@@ -73,6 +74,7 @@ class Coach:
         self.policy = check_policy(self.policy)
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise PinastatsError(f"coach: seed must be a whole number >= 0, got {self.seed!r}")
+        self.workers = check_workers(self.workers)
 
     @property
     def name(self) -> str:

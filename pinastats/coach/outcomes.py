@@ -39,6 +39,7 @@ from pinastats.agents import _kernels as AK
 from pinastats.agents.builtin import make_agent
 from pinastats.agents.tables import Workspace, turn_tables, workspace
 from pinastats.coach._kernels import _play_out
+from pinastats.dice.errors import is_whole
 from pinastats.errors import PinastatsError
 from pinastats.game import _happy_hour as HH
 from pinastats.game import _kernels as K
@@ -77,6 +78,20 @@ def check_playouts(playouts: int) -> int:
     if isinstance(playouts, bool) or not isinstance(playouts, int | np.integer) or playouts < 1:
         raise CoachError(f"play-outs must be a whole number >= 1, got {playouts!r}")
     return int(playouts)
+
+
+def check_seed(seed: int | None) -> int | None:
+    """A play-out seed, checked: a whole number >= 0, or ``None`` (fresh entropy)."""
+    if seed is not None and (not is_whole(seed) or seed < 0):
+        raise CoachError(f"seed must be a whole number >= 0 or None, got {seed!r}")
+    return None if seed is None else int(seed)
+
+
+def check_workers(workers: int | None) -> int | None:
+    """A number of play-out threads, checked: a whole number >= 1, or ``None`` (automatic)."""
+    if workers is not None and (not is_whole(workers) or workers < 1):
+        raise CoachError(f"workers must be a whole number >= 1 or None, got {workers!r}")
+    return None if workers is None else int(workers)
 
 
 @dataclass(frozen=True)
@@ -248,6 +263,7 @@ class Playouts:
 
     def __post_init__(self) -> None:
         self.policy = check_policy(self.policy)
+        self.seed, self.workers = check_seed(self.seed), check_workers(self.workers)
         root = np.random.SeedSequence(self.seed)
         self.entropy = int(root.entropy)  # type: ignore[arg-type]
         self._root = root

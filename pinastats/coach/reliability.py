@@ -27,7 +27,8 @@ import pandas as pd
 
 from pinastats.agents.builtin import Agent, AgentKind
 from pinastats.coach.agent import Coach
-from pinastats.coach.outcomes import check_playouts, check_policy
+from pinastats.coach.outcomes import check_playouts, check_policy, check_workers
+from pinastats.dice.errors import is_whole
 from pinastats.errors import PinastatsError
 from pinastats.game.game import Game
 from pinastats.simulation.play import play_turn, play_turn_fast
@@ -122,11 +123,15 @@ def calibration(
     Position ``i`` uses child ``i`` of ``SeedSequence(seed)``, so the result does
     not depend on ``workers`` (threads; the kernels release the GIL).
     """
-    positions = check_playouts(positions)
+    if not is_whole(positions) or positions < 1:
+        raise PinastatsError(f"positions must be a whole number >= 1, got {positions!r}")
     playouts = check_playouts(playouts)
     policy = check_policy(policy)
-    if players not in (2, 3, 4):
+    if not is_whole(players) or players not in (2, 3, 4):
         raise PinastatsError(f"players must be 2, 3 or 4, got {players!r}")
+    if not is_whole(seed) or seed < 0:
+        raise PinastatsError(f"seed must be a whole number >= 0, got {seed!r}")
+    workers = check_workers(workers) or 1
     children = np.random.SeedSequence(seed).spawn(positions)
 
     def run(chunk: list[np.random.SeedSequence]) -> list[tuple[float, float]]:

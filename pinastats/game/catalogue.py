@@ -114,6 +114,7 @@ class Coaster:
     def __post_init__(self) -> None:
         if not _ID_PATTERN.fullmatch(self.id):
             raise CoasterError(f"invalid coaster id {self.id!r}: {_ID_RULE}")
+        object.__setattr__(self, "combination", parse_combination(self.combination))
         points = (self.side_a, *self.side_b)
         if len(self.side_b) != 2 or any(p < 0 for p in points):
             raise CoasterError(f"coaster {self.id!r}: points must be 3 non-negative ints: {points}")

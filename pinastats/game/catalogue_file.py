@@ -20,7 +20,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from pinastats.dice.combinations import Combination, UnknownCombinationError, parse_combination
-from pinastats.errors import PinastatsError
+from pinastats.errors import MissingFileError, PinastatsError
 from pinastats.game.catalogue import (
     _ID_PATTERN,
     _ID_RULE,
@@ -67,9 +67,19 @@ def load_catalogue(path: str | Path | None = None) -> Catalogue:
     """
     if path is None:
         return _default_catalogue()
+    if not isinstance(path, str | Path):
+        raise PinastatsError(
+            f"a catalogue is the path of a CSV file or None (the shipped one), got {path!r}"
+        )
     source = Path(path)
     try:
         text = source.read_bytes().decode("utf-8-sig")
+    except FileNotFoundError:
+        raise MissingFileError(
+            f"no catalogue file {str(source)!r} (give the path of a catalogue CSV file, "
+            "or None for the shipped one)",
+            str(source),
+        ) from None
     except UnicodeDecodeError as error:
         raise CatalogueError(f"not UTF-8 text ({error})", source=str(source), line=1) from None
     return _parse(text.splitlines(), source)

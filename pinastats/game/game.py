@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from pinastats.dice.errors import RollsError, whole_number
 from pinastats.dice.hands import check_dice, dice_tables
 from pinastats.errors import PinastatsError
 from pinastats.game import _happy_hour as HH
@@ -229,10 +230,7 @@ class Game:
         return draw(self)
 
     def _check_cell(self, cell: int) -> int:
-        n = self.config.layout.n_cells
-        if isinstance(cell, bool) or not isinstance(cell, int | np.integer) or not 0 <= cell < n:
-            raise PinastatsError(f"cell must be a whole number from 0 to {n - 1}, got {cell!r}")
-        return int(cell)
+        return whole_number(cell, "cell", 0, self.config.layout.n_cells - 1, PinastatsError)
 
     def _hand(self, dice: Sequence[int]) -> int:
         return dice_tables().hand_index(check_dice(dice))
@@ -320,6 +318,7 @@ class Game:
         effect = _effect(effect)
         n = self.config.layout.n_cells
         if effect is HappyHourEffect.MOVE_OTHER_TOKEN:
+            option = _option(effect, option, 2 * n * n)
             cell, space = divmod(option // n, 2)
             return {
                 "from_cell": cell,
@@ -327,7 +326,7 @@ class Game:
                 "to_cell": option % n,
             }
         if effect in (HappyHourEffect.REMOVE_OWN_TOKEN, HappyHourEffect.FLIP_COASTER):
-            return {"cell": option}
+            return {"cell": _option(effect, option, n)}
         return {}
 
     def end_turn_without_placement(
@@ -350,14 +349,7 @@ class Game:
         rolls = self.config.rules.rolls
         if rolls_used is None:
             rolls_used = rolls
-        if (
-            isinstance(rolls_used, bool)
-            or not isinstance(rolls_used, int | np.integer)
-            or not (1 <= rolls_used <= rolls)
-        ):
-            raise PinastatsError(
-                f"rolls used must be a whole number from 1 to {rolls}, got {rolls_used!r}"
-            )
+        rolls_used = whole_number(rolls_used, "rolls used", 1, rolls, RollsError)
         legal = self.legal_placements(dice)
         if legal:
             raise IllegalMoveError(
@@ -404,3 +396,8 @@ def _effect(face: int | HappyHourEffect) -> HappyHourEffect:
     if isinstance(face, bool) or face not in set(HappyHourEffect):
         raise PinastatsError(f"the Happy Hour die shows 1 to 6, got {face!r}")
     return HappyHourEffect(face)
+
+
+def _option(effect: HappyHourEffect, option: int, count: int) -> int:
+    """An encoded option of a Happy Hour effect, checked to lie in ``0 .. count - 1``."""
+    return whole_number(option, f"an option of Happy Hour '{effect}'", 0, count - 1, PinastatsError)

@@ -32,6 +32,7 @@ from typing import Any, NoReturn, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from pinastats.dice.errors import is_whole
 from pinastats.errors import PinastatsError
 from pinastats.game.sides import Side
 
@@ -77,6 +78,12 @@ class LayoutError(PinastatsError):
         self.field = field
         where = [p for p in (source, f"field {field}" if field else None) if p]
         super().__init__(": ".join([*where, reason]))
+
+
+class NoCellError(LayoutError, KeyError):
+    """A position or cell index the layout does not have (also a ``KeyError``)."""
+
+    __str__ = ValueError.__str__  # the message as it is, not quoted as a KeyError's
 
 
 class _Fail(Protocol):
@@ -169,9 +176,8 @@ class Layout:
         )
 
     def _key(self) -> tuple[object, ...]:
-        sides = tuple(self.sides.items())
         text = (self.name, self.description, self.lines_note)
-        return (*text, self.cells, self.line_cells(), sides)
+        return (*text, self.cells, self.line_cells(), tuple(self.sides.items()))
 
     def __reduce__(self) -> tuple[type[Layout], tuple[Any, ...]]:
         """Pickle (and deep-copy) by the constructor's arguments, checked again on loading."""
@@ -209,7 +215,7 @@ class Layout:
         return tuple(self.sides)
 
     def cell_index(self, row: int, col: int) -> int:
-        """Index of the cell at ``(row, col)``; ``KeyError`` if there is none.
+        """Index of the cell at ``(row, col)``; :class:`NoCellError` if there is none.
 
         >>> load_layout().cell_index(1, 2)
         6
@@ -217,7 +223,7 @@ class Layout:
         try:
             return self._index[(row, col)]
         except KeyError:
-            raise KeyError(f"layout {self.name!r} has no cell at ({row}, {col})") from None
+            raise NoCellError(f"layout {self.name!r} has no cell at ({row!r}, {col!r})") from None
 
     def neighbour_cells(self, cell: int) -> tuple[int, ...]:
         """Return the indices of the neighbours of cell ``cell``.
@@ -225,6 +231,10 @@ class Layout:
         >>> load_layout().neighbour_cells(0)
         (1, 4, 5)
         """
+        if not is_whole(cell) or not 0 <= cell < self.n_cells:
+            raise NoCellError(
+                f"cell must be a whole number from 0 to {len(self.cells) - 1}, got {cell!r}"
+            )
         return tuple(int(x) for x in self.neighbours[cell] if x >= 0)
 
     def line_cells(self) -> tuple[tuple[int, ...], ...]:
@@ -247,9 +257,7 @@ class Layout:
 
     def side_indices(self, players: int) -> npt.NDArray[np.int64]:
         """``(n_cells,)`` int64: 0 where a cell starts on side A, 1 on side B."""
-        codes = np.array([s.code for s in self.sides_for(players)], dtype=np.int64)
-        codes.setflags(write=False)
-        return codes
+        return _read_only(np.array([s.code for s in self.sides_for(players)], dtype=np.int64))
 
     def diagram(self, players: int | None = None) -> str:
         """Draw the layout as text: one character per position of the bounding box.
@@ -389,8 +397,4 @@ def run_lines(cells: Iterable[Cell], length: int) -> list[list[Cell]]:
 # The readers of layout files live in layout_file, which builds on this module; they are
 # re-exported here, where callers have always imported them from. The import comes last
 # so that layout_file finds this module complete (pinastats.game imports this one first).
-from pinastats.game.layout_file import (  # noqa: E402
-    REQUIRED_PLAYERS,
-    available_layouts,
-    load_layout,
-)
+from pinastats.game.layout_file import REQUIRED_PLAYERS, available_layouts, load_layout  # noqa: E402

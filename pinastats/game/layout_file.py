@@ -21,6 +21,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NoReturn
 
+from pinastats.errors import MissingFileError
 from pinastats.game.layout import (
     NO_CELL,
     Cell,
@@ -81,12 +82,25 @@ def load_layout(name_or_path: str | Path = "standard") -> Layout:
     field).
     """
     shipped = _shipped()
+    if not isinstance(name_or_path, str | Path):
+        raise LayoutError(
+            f"a layout is a shipped name ({', '.join(sorted(shipped))}) or the path of a "
+            f"layout JSON file, got {name_or_path!r}"
+        )
     if isinstance(name_or_path, str) and name_or_path.strip().lower() in shipped:
         return _shipped_layout(name_or_path.strip().lower())
     path = Path(name_or_path)
     text = str(name_or_path)
     if isinstance(name_or_path, Path) or path.is_file() or "/" in text or text.endswith(".json"):
-        return _parse(path.read_bytes(), str(path))
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            raise MissingFileError(
+                f"no layout file {text!r} (shipped layouts: {', '.join(sorted(shipped))}; "
+                "or give the path of a layout JSON file)",
+                text,
+            ) from None
+        return _parse(raw, str(path))
     close = difflib.get_close_matches(text.strip().lower(), list(shipped), n=3, cutoff=0.5)
     hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
     raise LayoutError(

@@ -103,6 +103,10 @@ def _config(
         return config
     layout = load_layout(name)
     catalogue = catalogue or load_catalogue()
+    if not isinstance(catalogue, Catalogue):
+        raise PositionError(
+            f"catalogue must be a Catalogue (load_catalogue(path) makes one), got {catalogue!r}"
+        )
     if len(catalogue) < layout.n_cells:  # GameConfig's own message would blame the state file
         source = f" ({catalogue.source})" if catalogue.source else ""
         raise CatalogueTooSmallError(

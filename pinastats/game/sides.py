@@ -42,7 +42,7 @@ class Side(StrEnum):
         """Return the side named by ``letter`` ("A"/"B", case-insensitive)."""
         if isinstance(letter, Side):
             return letter
-        key = letter.strip().upper()
+        key = letter.strip().upper() if isinstance(letter, str) else None
         if key not in ("A", "B"):
             raise PinastatsError(f"unknown coaster side {letter!r}; expected 'A' or 'B'")
         return cls(key)

@@ -20,6 +20,7 @@ import numpy as np
 
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
+from pinastats.dice.errors import is_whole
 from pinastats.errors import PinastatsError
 from pinastats.game import _kernels as K
 from pinastats.game._state import empty_state
@@ -124,6 +125,19 @@ def record_game(
     chunk_size: int | None = None,
 ) -> GameRecord:
     """Deal a game from ``rng`` (first seat drawn, or ``first_seat``), play and record it."""
+    if len(agents) != config.players:
+        raise PinastatsError(
+            f"{len(agents)} agents for {config.players} players: name one per seat"
+        )
+    if not is_whole(first_seat) or not -1 <= first_seat < config.players:
+        raise PinastatsError(
+            f"first seat must be -1 (drawn) or 0 to {config.players - 1}, got {first_seat!r}"
+        )
+    if seed is not None and (not is_whole(seed) or seed < 0):
+        raise PinastatsError(f"seed must be a whole number >= 0 or None, got {seed!r}")
+    if chunk_size is not None and (not is_whole(chunk_size) or chunk_size < 1):
+        raise PinastatsError(f"chunk size must be a whole number >= 1 or None, got {chunk_size!r}")
+    agents = [resolve_agent(a) for a in agents]
     deal = state_text(rng)
     state = empty_state(config.layout.n_cells, config.players)
     K._deal(

@@ -24,6 +24,7 @@ import numpy as np
 
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
+from pinastats.dice.errors import is_whole
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.simulation.chunk import CHUNK_FIELDS, ChunkSpec, run_chunk, warm_up
@@ -320,8 +321,10 @@ def simulate(
         raise PinastatsError(f"seed must be a whole number >= 0, got {seed!r}")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size <= 0:
         raise PinastatsError(f"chunk size must be a whole number > 0, got {chunk_size!r}")
-    if first_seat is not None and not 0 <= first_seat < config.players:
-        raise PinastatsError(f"first seat must be 0 to {config.players - 1}, got {first_seat}")
+    if first_seat is not None and (
+        not is_whole(first_seat) or not 0 <= first_seat < config.players
+    ):
+        raise PinastatsError(f"first seat must be 0 to {config.players - 1}, got {first_seat!r}")
     if engine not in ("local", "dask"):
         raise PinastatsError(f"engine must be 'local' or 'dask', got {engine!r}")
     if workers is None:

@@ -16,7 +16,9 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     >>> round(lo, 4), round(hi, 4)
     (0.4038, 0.5962)
     """
-    if trials <= 0:
+    if trials < 0:
+        raise PinastatsError(f"trials must be a whole number >= 0, got {trials!r}")
+    if trials == 0:
         return (math.nan, math.nan)
     if not 0 <= successes <= trials:
         raise PinastatsError(f"successes must be from 0 to the {trials} trials, got {successes!r}")
