@@ -283,6 +283,9 @@ what_if:workers | B.what_if(2, games=2, workers=0) | got 0
 play_traced:agents | B.play_traced(["ev", "evv"], 1) | AgentError | 'evv'; did you mean 'ev'
 play_traced:games | B.play_traced(["ev", "ev"], -1) | got -1
 play_traced:first_seat | B.play_traced(["ev", "ev"], 1, first_seat=5) | got 5
+play_traced:seed | B.play_traced(["ev", "ev"], 1, seed=-1) | got -1
+play_traced:first_seat | B.play_traced(["ev", "ev"], 1, first_seat="1") | got '1'
+play_traced:chunk_size | B.play_traced(["ev", "ev"], 1, chunk_size=0) | got 0
 SelfPlay:players | B.SelfPlay(5) | got 5
 SelfPlay:agent | B.SelfPlay(2, agent="evv") | AgentError | 'evv'; did you mean 'ev'
 SelfPlay:workers | B.SelfPlay(2, workers=0) | got 0
@@ -303,9 +306,6 @@ build_report:designer_games | report().build_report(2, games=2, designer_games=-
 """
 
 UNCHECKED = r"""
-play_traced:seed | B.play_traced(["ev", "ev"], 1, seed=-1) | got -1
-play_traced:first_seat | B.play_traced(["ev", "ev"], 1, first_seat="1") | got '1'
-play_traced:chunk_size | B.play_traced(["ev", "ev"], 1, chunk_size=0) | got 0
 """
 """Known gaps: expected to fail (strictly) until the owning module checks the argument."""
 
