@@ -14,7 +14,8 @@ settings on ``examples/state.json`` (warm numba cache; target <= 2 s).
 
 Each figure is printed with the 1-minute load average. Nothing is asserted.
 
-    python benchmarks/bench_coach.py [--games 200] [--workers 2] [--playouts 64] [--speed] [--cli]
+    python benchmarks/bench_coach.py [--games 200] [--workers 2] [--fields strategic,rollout,3p,4p]
+    python benchmarks/bench_coach.py --speed [--playouts 64] | --cli
 """
 
 from __future__ import annotations
@@ -43,14 +44,24 @@ def _load() -> str:
     return f"load {os.getloadavg()[0]:.2f}"
 
 
-def strength(games: int, workers: int, coach: str, rollouts: int) -> None:
-    """The coach's score in seat 0 against each field (random first seat)."""
+FIELDS = ("strategic", "rollout", "3p", "4p")
+"""The fields of :func:`strength`, by ``--fields`` name."""
+
+
+def strength(
+    games: int, workers: int, coach: str, rollouts: int, only: tuple[str, ...] = FIELDS
+) -> None:
+    """The coach's score in seat 0 against each field of ``only`` (random first seat)."""
     fields = [
-        ("strategic", ["strategic"], 0.60),
-        ("rollout", [f"rollout(rollouts={rollouts})"], 0.50),
-        ("3p strategic", ["strategic"] * 2, 1 / 3),
-        ("4p strategic", ["strategic"] * 3, 1 / 4),
-    ]
+        (label, others, target)
+        for name, (label, others, target) in zip(FIELDS, [
+            ("strategic", ["strategic"], 0.60),
+            ("rollout", [f"rollout(rollouts={rollouts})"], 0.50),
+            ("3p strategic", ["strategic"] * 2, 1 / 3),
+            ("4p strategic", ["strategic"] * 3, 1 / 4),
+        ], strict=True)
+        if name in only
+    ]  # fmt: skip
     print(f"{'field':<14} {'games':>6} {'score':>7} {'95% interval':>17} {'target':>7} "
           f"{'s/game':>7}  load")  # fmt: skip
     for label, others, target in fields:
@@ -115,13 +126,19 @@ def main() -> None:
     parser.add_argument("--speed", action="store_true", help="time coach turns only")
     parser.add_argument("--playouts", type=int, default=64, help="with --speed")
     parser.add_argument("--cli", action="store_true", help="time the advise CLI only")
+    parser.add_argument(
+        "--fields", default=",".join(FIELDS), help=f"strength fields, of {', '.join(FIELDS)}"
+    )
     args = parser.parse_args()
+    fields = tuple(args.fields.split(","))
+    if unknown := sorted(set(fields) - set(FIELDS)):
+        parser.error(f"unknown field {unknown[0]!r}: choose from {', '.join(FIELDS)}")
     if args.cli:
         cli(5)
     elif args.speed:
         speed(30, args.playouts)
     else:
-        strength(args.games, args.workers, args.coach, args.rollouts)
+        strength(args.games, args.workers, args.coach, args.rollouts, fields)
 
 
 if __name__ == "__main__":
