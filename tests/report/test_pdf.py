@@ -173,3 +173,13 @@ def test_game_ends_in_the_players_words(two_players: Written) -> None:
     for reason, words in end_words(two_players.report.rules).items():
         seen = sims.self_play.end_share(reason).count + sims.mixed.end_share(reason).count
         assert (words.entry in ending) == (seen > 0), reason
+
+
+def test_every_section_is_described_in_the_contents() -> None:
+    from pinastats.report.pages import SECTION_MODULES
+    from pinastats.report.pages.cover import SECTIONS
+
+    names = [module.SECTION for module in SECTION_MODULES]
+    assert len(names) == len(set(names)) == len(SECTION_MODULES)
+    assert sorted(SECTIONS) == sorted(names)
+    assert all(SECTIONS[name] for name in names)

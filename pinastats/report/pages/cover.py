@@ -16,6 +16,8 @@ SECTIONS = {
     "Probabilities": "the chance of each combination in 1, 2 and 3 rolls",
     "Simulations": "agents, first-player advantage, how games end, coasters in play",
     "Playing to win": "the chance to win against the points of this turn: where they differ",
+    "Your agents": "your agents against the built-in ones: win rates and verdicts",
+    "Designer's notes": "fair starting scores, what-if rules, suggested coaster points",
     "Methodology and assumptions": "catalogue, rules as modelled, runs, software",
 }
 """What each section of the contents holds."""
