@@ -17,11 +17,11 @@ import numpy.typing as npt
 import pandas as pd
 
 from pinastats.agents.builtin import Agent, make_agent
-from pinastats.dice.errors import is_whole
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.rules import EndReason
 from pinastats.simulation.chunk import PlacementLog, play_chunk
+from pinastats.simulation.limits import check_run
 from pinastats.simulation.runner import DEFAULT_CHUNK, _chunk_specs
 
 IntArray = npt.NDArray[np.int64]
@@ -102,20 +102,7 @@ def play_traced(
     if not all(isinstance(a, Agent) for a in seats):
         raise PinastatsError("traced games are played by built-in agents only")
     config = GameConfig(players=len(seats)) if config is None else config
-    if len(seats) != config.players:
-        raise PinastatsError(
-            f"{len(seats)} agents given for {config.players} players: name one agent per seat"
-        )
-    if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
-        raise PinastatsError(f"games must be a whole number > 0, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise PinastatsError(f"seed must be a whole number >= 0, got {seed!r}")
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size <= 0:
-        raise PinastatsError(f"chunk size must be a whole number > 0, got {chunk_size!r}")
-    if first_seat is not None and (
-        not is_whole(first_seat) or not 0 <= first_seat < config.players
-    ):
-        raise PinastatsError(f"first seat must be 0 to {config.players - 1}, got {first_seat!r}")
+    check_run(len(seats), games, seed, chunk_size, first_seat, config)
     fixed = -1 if first_seat is None else first_seat
     outs, logs = [], []
     for spec in _chunk_specs(games, chunk_size, seed, config, seats, fixed):

@@ -187,7 +187,8 @@ def split_agents(text: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Check the options, play the games, print the summary and save the table."""
     from pinastats._warmup import ensure_warm
-    from pinastats.simulation.runner import DEFAULT_CHUNK, WORKER_TIMEOUT, check_memory, simulate
+    from pinastats.simulation.limits import check_memory
+    from pinastats.simulation.runner import DEFAULT_CHUNK, WORKER_TIMEOUT, simulate
 
     agents = _agents(args.agents)
     players = len(agents) if args.players is None else args.players

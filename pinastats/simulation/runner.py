@@ -24,10 +24,10 @@ import numpy as np
 
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
-from pinastats.dice.errors import is_whole
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.simulation.chunk import CHUNK_FIELDS, ChunkSpec, run_chunk, warm_up
+from pinastats.simulation.limits import check_memory, check_run
 from pinastats.simulation.progress import Interrupted, ProgressMode, _Progress
 from pinastats.simulation.result import SimulationResult
 
@@ -39,8 +39,6 @@ WORKER_TIMEOUT = 60.0
 """Seconds a Dask run waits with no worker in the cluster before it fails."""
 POLL = 0.5
 """Seconds between two looks at a Dask cluster's workers while waiting for chunks."""
-MEMORY_SHARE = 0.8
-"""Share of the available memory the per-game table of a run may take."""
 
 ChunkSink = Callable[[int, dict[str, Any]], dict[str, Any]]
 """Takes chunk ``i``'s arrays as they come; returns what the run keeps of them."""
@@ -71,59 +69,6 @@ def _chunk_specs(
         yield ChunkSpec(
             i, min(chunk_size, games - i * chunk_size), child, config, agents, first_seat
         )
-
-
-def table_bytes(games: int, config: GameConfig) -> int:
-    """Estimated peak memory, in bytes, of collecting the per-game table of ``games`` games.
-
-    Per game: the chunk arrays (6 + 2 p + c int64 for p seats and c catalogue
-    coasters) held twice while they are joined, plus the table's 7 + 2 p int64
-    columns and p + 3 one-byte categorical columns (about 650 bytes for 2 seats).
-    """
-    p, c = config.players, len(config.catalogue)
-    return games * (2 * (6 + 2 * p + c) * 8 + (7 + 2 * p) * 8 + p + 3)
-
-
-def available_memory() -> int | None:
-    """Bytes of memory available to a new allocation (``MemAvailable``), None if unknown."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
-def _size(n: float) -> str:
-    """Bytes in words: ``'1.5 GB'``."""
-    for unit in ("bytes", "kB", "MB", "GB", "TB", "PB"):
-        if n < 1000 or unit == "PB":
-            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
-        n /= 1000
-    raise AssertionError  # pragma: no cover
-
-
-def check_memory(games: int, config: GameConfig, available: int | None = None) -> None:
-    """Refuse (PinastatsError) a run whose per-game table would not fit in memory.
-
-    The table may take up to :data:`MEMORY_SHARE` of the available memory
-    (``available``, default :func:`available_memory`; unknown: no check).
-    """
-    available = available_memory() if available is None else available
-    need = table_bytes(games, config)
-    if available is None or need <= MEMORY_SHARE * available:
-        return
-    most = int(MEMORY_SHARE * available) // table_bytes(1, config)
-    raise PinastatsError(
-        f"{games:,} games need about {_size(need)} of memory for the per-game table "
-        f"({table_bytes(1, config)} bytes a game), and {_size(available)} is available: "
-        f"play at most {most:,} games a run (several seeds make several runs)"
-    )
 
 
 PlayChunk = Callable[[ChunkSpec], dict[str, Any]]
@@ -311,20 +256,7 @@ def simulate(
         config = GameConfig(players=len(seats) if players is None else players)
     if players is not None and players != config.players:
         raise PinastatsError(f"players={players} disagrees with the config's {config.players}")
-    if len(seats) != config.players:
-        raise PinastatsError(
-            f"{len(seats)} agents given for {config.players} players: name one agent per seat"
-        )
-    if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
-        raise PinastatsError(f"games must be a whole number > 0, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise PinastatsError(f"seed must be a whole number >= 0, got {seed!r}")
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size <= 0:
-        raise PinastatsError(f"chunk size must be a whole number > 0, got {chunk_size!r}")
-    if first_seat is not None and (
-        not is_whole(first_seat) or not 0 <= first_seat < config.players
-    ):
-        raise PinastatsError(f"first seat must be 0 to {config.players - 1}, got {first_seat!r}")
+    check_run(len(seats), games, seed, chunk_size, first_seat, config)
     if engine not in ("local", "dask"):
         raise PinastatsError(f"engine must be 'local' or 'dask', got {engine!r}")
     if workers is None:

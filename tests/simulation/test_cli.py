@@ -18,7 +18,7 @@ from pinastats.agents.builtin import make_agent
 from pinastats.cli.simulate import split_agents
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
-from pinastats.simulation import chunk, progress, runner
+from pinastats.simulation import chunk, limits, progress, runner
 from tests.conftest import CliResult
 
 Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
@@ -312,11 +312,11 @@ def test_a_run_too_large_for_memory_is_refused_before_playing(cli: Cli) -> None:
 
 def test_memory_check_allows_up_to_its_share_of_the_memory() -> None:
     config = GameConfig(players=2)
-    per_game = runner.table_bytes(1, config)
-    assert runner.table_bytes(1_000, config) == 1_000 * per_game
-    runner.check_memory(1_000, config, available=2 * 1_000 * per_game)  # 50%: fine
+    per_game = limits.table_bytes(1, config)
+    assert limits.table_bytes(1_000, config) == 1_000 * per_game
+    limits.check_memory(1_000, config, available=2 * 1_000 * per_game)  # 50%: fine
     with pytest.raises(PinastatsError, match=r"play at most 800 games"):
-        runner.check_memory(1_000, config, available=1_000 * per_game)  # 100%: over 80%
+        limits.check_memory(1_000, config, available=1_000 * per_game)  # 100%: over 80%
 
 
 def test_chunks_are_planned_lazily_with_the_children_of_one_spawn() -> None:

@@ -13,8 +13,8 @@ import pytest
 
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
+from pinastats.simulation import limits
 from pinastats.simulation import pieces as pieces_module
-from pinastats.simulation import runner
 from pinastats.simulation.pieces import GameCounts, piece_plan, simulate_pieces
 from pinastats.simulation.runner import simulate
 
@@ -82,7 +82,7 @@ def test_an_interrupted_write_leaves_no_partial_piece(
 def test_the_memory_check_applies_only_to_a_table_in_memory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(runner, "available_memory", lambda: 10_000)  # room for ~12 games
+    monkeypatch.setattr(limits, "available_memory", lambda: 10_000)  # room for ~12 games
     with pytest.raises(PinastatsError, match="of memory for the per-game table"):
         simulate(["random", "random"], 200, seed=2)
     summary, paths = simulate_pieces(["random", "random"], 200, str(tmp_path / "p-{}.csv"),
