@@ -17,11 +17,11 @@ from pinastats.coach.objectives import SITUATIONS, _sample
 from pinastats.errors import PinastatsError
 from pinastats.game import GameConfig
 from pinastats.report import Report, build_report
-from pinastats.report.pages import footer_text, page_titles, plan
+from pinastats.report.pages import draw_pages, page_titles
 from pinastats.report.pages.methodology import SECTION as METHODOLOGY
 from pinastats.report.pages.playing_to_win import SECTION
 from pinastats.report.pages.simulations import SECTION as SIMULATIONS
-from pinastats.report.typeset import Page, TypesetError, style
+from pinastats.report.typeset import style
 from pinastats.report.typeset.check import page_problems
 from pinastats.report.win_data import (
     DEFAULT_WIN_PLAYOUTS,
@@ -47,32 +47,11 @@ def section() -> PlayingToWin:
     return report.playing_to_win
 
 
-def _draw(report: Report, wanted: set[str]) -> dict[int, Figure]:
-    """The pages of ``wanted`` sections and the cover, drawn as ``render`` does, by index."""
-    specs = plan(report)
-    figures = {}
-    with style():
-        for i, spec in enumerate(specs):
-            if i and spec.section not in wanted:
-                continue
-            for attempt, draw in enumerate((spec.draw, *spec.compact)):
-                page = Page(spec.section)
-                try:
-                    draw(page)
-                    break
-                except TypesetError:
-                    if attempt == len(spec.compact):
-                        raise
-            page.footer(footer_text(report), i + 1, len(specs))
-            figures[i] = page.fig
-    return figures
-
-
 @pytest.fixture(scope="module")
 def drawn(two_players: Written, section: PlayingToWin) -> tuple[Report, dict[int, Figure]]:
     """The session's 2-player report with the section; its cover, section and methodology."""
     report = dataclasses.replace(two_players.report, playing_to_win=section)
-    return report, _draw(report, {SECTION, METHODOLOGY})
+    return report, draw_pages(report, {SECTION, METHODOLOGY})
 
 
 def _text(fig: Figure) -> str:

@@ -12,6 +12,8 @@ draws them all, numbered "page i of n".
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from matplotlib.figure import Figure
 
 from pinastats.report.data import Report
@@ -29,7 +31,7 @@ from pinastats.report.pages import (
 from pinastats.report.pages.spec import PageSpec
 from pinastats.report.typeset import Page, TypesetError, style
 
-__all__ = ["PageSpec", "footer_text", "page_titles", "plan", "render"]
+__all__ = ["PageSpec", "draw_pages", "footer_text", "page_titles", "plan", "render"]
 
 SECTION_MODULES = (
     tier_list, cheat_sheets, probabilities, simulations, playing_to_win, guests, designer,
@@ -54,12 +56,18 @@ def plan(report: Report) -> list[PageSpec]:
     return [cover.spec(report, contents), *body]
 
 
-def render(report: Report) -> list[Figure]:
-    """Draw every page (under the report's matplotlib style), numbered in the footer."""
+def draw_pages(report: Report, sections: Collection[str] | None = None) -> dict[int, Figure]:
+    """Draw the pages of ``sections`` (default: all) and the cover, by page index.
+
+    Each page is drawn with its spec's ``draw``, or with its compact forms in turn
+    when the text does not fit; numbered "page i of n" in the footer.
+    """
     specs = plan(report)
-    figures = []
+    figures = {}
     with style():
-        for number, spec in enumerate(specs, start=1):
+        for i, spec in enumerate(specs):
+            if i and sections is not None and spec.section not in sections:
+                continue
             for attempt, draw in enumerate((spec.draw, *spec.compact)):
                 page = Page(spec.section)
                 try:
@@ -68,9 +76,14 @@ def render(report: Report) -> list[Figure]:
                 except TypesetError:
                     if attempt == len(spec.compact):
                         raise
-            page.footer(footer_text(report), number, len(specs))
-            figures.append(page.fig)
+            page.footer(footer_text(report), i + 1, len(specs))
+            figures[i] = page.fig
     return figures
+
+
+def render(report: Report) -> list[Figure]:
+    """Draw every page (under the report's matplotlib style), numbered in the footer."""
+    return list(draw_pages(report).values())
 
 
 def page_titles(report: Report) -> list[str]:
