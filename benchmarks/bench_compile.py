@@ -132,6 +132,8 @@ def child(groups: list[str], kernels: bool) -> dict[str, Any]:
     try:
         from pinastats import _warmup
 
+        if not Path(_warmup.__file__).resolve().is_relative_to(Path.cwd().resolve()):
+            raise ImportError("no warm-up module in this checkout")  # the installed copy
         calls = {name: g.compile for name, g in _warmup.GROUPS.items()}
     except ImportError:
         calls = _old_groups()

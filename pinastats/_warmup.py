@@ -128,8 +128,8 @@ GROUPS: dict[str, KernelGroup] = {
     g.name: g
     for g in (
         KernelGroup("dice", "the dice solvers", _dice_kernels, _dice_compile, 5),
-        KernelGroup("agents", "the agents' decisions", _agents_kernels, _agents_compile, 10),
-        KernelGroup("games", "the game loop and every agent", _games_kernels, _games_compile, 30),
+        KernelGroup("agents", "the agents' decisions", _agents_kernels, _agents_compile, 25),
+        KernelGroup("games", "the game loop and every agent", _games_kernels, _games_compile, 40),
         KernelGroup("coach", "the coach's play-outs", _coach_kernels, _coach_compile, 30, lane=1),
     )
 }
@@ -272,8 +272,13 @@ def warm_up(
 
 
 def _about(names: Sequence[str]) -> str:
-    """The typical compile time of the groups ``names``, in words."""
-    minutes = sum(GROUPS[n].seconds for n in names) / 60
+    """The typical compile time of the groups ``names``, in words (two lanes: the longer one)."""
+    lanes = [sum(GROUPS[n].seconds for n in names if GROUPS[n].lane == k) for k in (0, 1)]
+    return _about_minutes((max(lanes) if _lanes() > 1 else sum(lanes)) / 60)
+
+
+def _about_minutes(minutes: float) -> str:
+    """``minutes`` in words: under a minute, about a minute, about N minutes."""
     if minutes < 0.75:
         return "under a minute"
     if minutes < 1.5:

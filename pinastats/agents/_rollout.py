@@ -92,19 +92,19 @@ def _rollout_cell(params, board, game, tables, work, rng, legal):
 def _agent_turn(kind, params, board, game, tables, work, rng):
     """Play the mover's turn with any built-in agent; return True when the game is over.
 
-    ``rollout`` rolls and keeps as ``strategic`` and picks its cell by play-outs
-    (among ``work.candidates``, which the play-outs leave alone). One copy of the
-    turn serves every kind, so a game loop inlines it once.
+    ``rollout`` rolls and keeps as ``strategic`` and picks its cell by play-outs.
+    The legal cells go in ``work.candidates``, which the play-outs' turns leave
+    alone (they use ``work.legal``). One copy of the turn serves every kind, so a
+    game loop inlines it once.
     """
     rollout = kind == K_ROLLOUT
     dice_kind = K_STRATEGIC if rollout else kind
     hand, used = _turn_dice(dice_kind, params, board, game, tables, work, rng)
     seat = game.status[0].to_move
-    legal = work.candidates if rollout else work.legal
     cell = -1
-    if _legal_cells(board, game, seat, hand, legal) > 0:
+    if _legal_cells(board, game, seat, hand, work.candidates) > 0:
         if rollout:
-            cell = _rollout_cell(params, board, game, tables, work, rng, legal)
+            cell = _rollout_cell(params, board, game, tables, work, rng, work.candidates)
         else:
-            cell = _choose_cell(kind, params, board, game, seat, legal, rng)
+            cell = _choose_cell(kind, params, board, game, seat, work.candidates, rng)
     return _turn_finish(dice_kind, params, board, game, work, rng, cell, used)

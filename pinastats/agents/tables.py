@@ -67,11 +67,12 @@ class Workspace(NamedTuple):
         placeable: ``(252,)`` whether a hand shows a coaster open to the mover.
         hand_value: ``(rolls, 252)``: ``V_r`` of the turn DP, ``r = 0 .. rolls - 1``.
         keep_value: ``(rolls, 462)``: ``K_r``, ``r = 1 .. rolls``.
-        legal: ``(n_cells,)`` legal cells of the final hand.
+        legal: ``(n_cells,)`` legal cells of the final hand, in a play-out's turns.
         options: ``(2 n_cells**2 + 1,)`` choices of a Happy Hour effect.
         cell_value: ``(n_cells,)`` the agent's value of placing on each open cell.
         top_keep: ``(462,)`` values of the keeps of the hand in hand.
-        candidates: ``(n_cells,)`` the placements a play-out agent compares.
+        candidates: ``(n_cells,)`` legal cells of the final hand, in the game loop's turn
+            (a ``rollout`` agent compares them by play-outs that use ``legal``).
         playout: a game state to play out on.
         saved: a game state to restore a position from (Happy Hour choices).
         line_own: ``(n_players, n_lines)`` each seat's tokens on each line.

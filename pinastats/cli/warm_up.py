@@ -1,6 +1,6 @@
 """``pinastats warm-up``: compile every kernel now, so that later commands start at once.
 
-The engine's kernels compile on first use (one to two minutes on a cold cache)
+The engine's kernels compile on first use (about a minute on a cold cache)
 and are cached per machine, keyed by the kernel sources and the versions of
 Python, numba and NumPy. This command compiles them all with progress on
 stderr, then prints the time taken and the cache folder.
@@ -19,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "warm-up",
         help="compile the engine ahead of time (first run only)",
         description=(
-            "Compile every kernel of the engine now (one to two minutes, once per machine and "
+            "Compile every kernel of the engine now (about a minute, once per machine and "
             "version) so that simulate, report, advise and optimal-hold start at once. "
             "Already cached kernels load in seconds."
         ),

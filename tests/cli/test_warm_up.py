@@ -106,3 +106,18 @@ def test_a_second_lane_compiles_beside_this_process(tmp_path: Path) -> None:
     assert lines[2].startswith("[2/2] compiling nothing: done in")
     assert lines[3].startswith("[1/2] compiling the dice solvers: done in")
     assert len(lines) == 4
+
+
+def test_the_notice_says_how_long_the_longer_lane_takes(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pinastats import _warmup
+
+    assert _warmup._about(["dice"]) == "under a minute"
+    lane0 = sum(g.seconds for g in GROUPS.values() if g.lane == 0)
+    total = sum(g.seconds for g in GROUPS.values())
+    assert lane0 < total  # the coach group compiles beside the others
+    monkeypatch.setattr(_warmup, "_lanes", lambda: 2)
+    two = _warmup._about(list(GROUPS))
+    monkeypatch.setattr(_warmup, "_lanes", lambda: 1)
+    one = _warmup._about(list(GROUPS))
+    assert (two, one) == (_warmup._about_minutes(lane0 / 60), _warmup._about_minutes(total / 60))
+    assert two != one
