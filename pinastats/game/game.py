@@ -24,6 +24,8 @@ from pinastats.game._state import GameState, copy_state, empty_state
 from pinastats.game.catalogue import Coaster
 from pinastats.game.config import GameConfig
 from pinastats.game.rules import EndReason, HappyHourEffect, PlacementRule, Trigger
+from pinastats.game.setup import Seed as Seed  # re-exported
+from pinastats.game.setup import as_generator as as_generator  # re-exported
 from pinastats.game.setup import board_state, check_state, config_for
 from pinastats.game.setup import judge as judge_state
 from pinastats.game.view import CellView, GameResult, board_frame, cell_views, draw
@@ -33,23 +35,10 @@ if TYPE_CHECKING:
     import pandas as pd
 
 IntArray = npt.NDArray[np.int64]
-Seed = int | np.random.Generator | None
 
 
 class IllegalMoveError(PinastatsError):
     """A move the rules forbid; the message names the rule."""
-
-
-def as_generator(seed: Seed) -> np.random.Generator:
-    """A ``numpy.random.Generator`` from a seed, or the generator itself."""
-    if isinstance(seed, np.random.Generator):
-        return seed
-    try:
-        return np.random.default_rng(seed)
-    except (TypeError, ValueError):
-        raise PinastatsError(
-            f"seed must be a whole number >= 0, a numpy.random.Generator or None, got {seed!r}"
-        ) from None
 
 
 class Game:

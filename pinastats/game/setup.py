@@ -8,10 +8,27 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from pinastats.errors import PinastatsError
 from pinastats.game import _kernels as K
 from pinastats.game._state import GameState, empty_state
 from pinastats.game.config import GameConfig
+
+Seed = int | np.random.Generator | None
+"""A seed: a whole number, a generator (used as it is) or None (fresh entropy)."""
+
+
+def as_generator(seed: Seed) -> np.random.Generator:
+    """A ``numpy.random.Generator`` from a seed, or the generator itself."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    try:
+        return np.random.default_rng(seed)
+    except (TypeError, ValueError):
+        raise PinastatsError(
+            f"seed must be a whole number >= 0, a numpy.random.Generator or None, got {seed!r}"
+        ) from None
 
 
 def config_for(players: int | None, config: GameConfig | None) -> GameConfig:
