@@ -42,16 +42,13 @@ if TYPE_CHECKING:
 
 def run_python_chunk(spec: ChunkSpec) -> dict[str, IntArray]:
     """Play the chunk's games on the Python path; the per-game arrays of ``CHUNK_FIELDS``."""
+    from pinastats.simulation.chunk import chunk_output
+
     config = spec.config
     n, p = spec.games, config.players
     n_coasters = len(config.catalogue)
-    out: dict[str, IntArray] = {
-        name: np.zeros(n, dtype=np.int64)
-        for name in ("first", "winner", "reason", "trigger", "turns", "line")
-    }
-    out["scores"] = np.zeros((n, p), dtype=np.int64)
-    out["placed"] = np.zeros((n, p), dtype=np.int64)
-    out["owners"] = np.full((n, n_coasters), -1, dtype=np.int64)
+    out: dict[str, IntArray] = chunk_output(n, config)._asdict()
+    out["owners"][:] = -1  # coasters not dealt
     agents = copy.deepcopy(spec.agents)
     rng = np.random.default_rng(spec.seed)
     tokens = config.rules.tokens
