@@ -239,31 +239,33 @@ def warm_up(
     here = [g for g in groups if g not in aside]
     process = _start_lane([g.name for g in aside]) if aside else None
 
-    def say(text: str) -> None:
+    def text(group: KernelGroup) -> str:
+        return f"  [{number[group.name]}/{len(groups)}] compiling {group.label}"
+
+    def say(line: str) -> None:
         if stream is not None:
-            stream.write(text + "\n")
+            stream.write(line + "\n")
             stream.flush()
+
+    def compile_here(group: KernelGroup, note: str = "") -> None:
+        if stream is None:
+            group.compile()
+            return
+        with _Ticker(stream, text(group) + note):
+            group.compile()
 
     try:
         for group in aside:
-            say(f"  [{number[group.name]}/{len(groups)}] compiling {group.label}… (alongside)")
+            say(f"{text(group)}… (alongside)")
         for group in here:
-            if stream is None:
-                group.compile()
-                continue
-            with _Ticker(stream, f"  [{number[group.name]}/{len(groups)}] compiling {group.label}"):
-                group.compile()
+            compile_here(group)
         if process is not None:
             process.wait()
             for group in aside:
-                text = f"  [{number[group.name]}/{len(groups)}] compiling {group.label}"
                 if process.returncode == 0:
-                    say(f"{text}: done in {time.perf_counter() - start:.1f} s")
-                elif stream is None:
-                    group.compile()
+                    say(f"{text(group)}: done in {time.perf_counter() - start:.1f} s")
                 else:
-                    with _Ticker(stream, f"{text} (here: the second process failed)"):
-                        group.compile()
+                    compile_here(group, " (here: the second process failed)")
     finally:
         if process is not None and process.poll() is None:
             process.kill()
