@@ -172,9 +172,11 @@ class ObjectiveComparison:
         """Per situation (and ``all``): how often the objectives disagree and what it is worth.
 
         Columns: ``situation``, ``positions``, ``disagreements``, ``share`` with its
-        95% Wilson interval ``share_low``/``share_high``, and the mean win gain
-        over the positions with its 95% normal interval ``gain_low``/``gain_high``
-        (the spread over positions includes the play-outs' noise).
+        95% Wilson interval ``share_low``/``share_high``; the mean win gain over
+        the positions with its 95% normal interval ``gain_low``/``gain_high`` (the
+        spread over positions includes the play-outs' noise); and the same over the
+        disagreements only, ``differ_gain`` with ``differ_gain_low``/``differ_gain_high``.
+        An interval needs two values (NaN otherwise).
         """
         rows = []
         groups = [(s, self.frame[self.frame["situation"] == s]) for s in SITUATIONS]
@@ -182,16 +184,26 @@ class ObjectiveComparison:
             n = len(part)
             if not n:
                 continue
-            k = int((~part["agree"]).sum())
+            differ = ~part["agree"].astype(bool)
+            k = int(differ.sum())
             low, high = wilson_interval(k, n)
-            gain = part["win_gain"].to_numpy(dtype=float)
-            half = Z95 * gain.std(ddof=1) / math.sqrt(n) if n > 1 else math.nan
+            gain = _mean_interval(part["win_gain"].to_numpy(dtype=float))
+            differ_gain = _mean_interval(part.loc[differ, "win_gain"].to_numpy(dtype=float))
             rows.append(
                 {"situation": name, "positions": n, "disagreements": k, "share": k / n,
-                 "share_low": low, "share_high": high, "mean_gain": float(gain.mean()),
-                 "gain_low": float(gain.mean() - half), "gain_high": float(gain.mean() + half)}
+                 "share_low": low, "share_high": high, "mean_gain": gain[0],
+                 "gain_low": gain[1], "gain_high": gain[2], "differ_gain": differ_gain[0],
+                 "differ_gain_low": differ_gain[1], "differ_gain_high": differ_gain[2]}
             )  # fmt: skip
         return pd.DataFrame(rows)
+
+
+def _mean_interval(values: np.ndarray) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% normal interval (NaN where there are too few)."""
+    n = len(values)
+    mean = float(values.mean()) if n else math.nan
+    half = Z95 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+    return mean, mean - half, mean + half
 
 
 def compare_objectives(

@@ -29,19 +29,24 @@ import math
 import os
 import sys
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from pinastats.agents.advice import advise
 from pinastats.coach import win_advice
-from pinastats.coach.objectives import SITUATIONS, Z95, _sample, compare_objectives, situation
+from pinastats.coach.objectives import (
+    ObjectiveComparison,
+    _sample,
+    compare_objectives,
+    situation,
+)
 from pinastats.errors import PinastatsError
 from pinastats.game import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.view import cell_views
 from pinastats.report.designer_data import Estimate
-from pinastats.simulation.stats import wilson_interval
 
 WIN_POLICY = "strategic"
 """The agent of the sampled games and of every seat in the play-outs."""
@@ -206,31 +211,21 @@ class PlayingToWin:
         return self.situations[-1]
 
 
-def _mean_interval(values: np.ndarray) -> Estimate | None:
-    """The mean of ``values`` with its 95% normal interval (None with fewer than 2)."""
-    n = len(values)
-    if n < 2:
-        return None
-    mean = float(values.mean())
-    half = Z95 * float(values.std(ddof=1)) / math.sqrt(n)
-    return Estimate(mean, mean - half, mean + half)
+def _estimate(value: Any, low: Any, high: Any) -> Estimate | None:
+    """An estimate with its interval; None when there were too few decisions for one."""
+    return None if math.isnan(low) else Estimate(float(value), float(low), float(high))
 
 
-def _situations(frame: pd.DataFrame) -> tuple[SituationRow, ...]:
-    rows = []
-    parts = [(s, frame[frame["situation"] == s]) for s in SITUATIONS]
-    for name, part in [*parts, ("all", frame)]:
-        n = len(part)
-        if not n:
-            continue
-        differ = part[~part["agree"].astype(bool)]
-        k = len(differ)
-        low, high = wilson_interval(k, n)
-        gains = differ["win_gain"].to_numpy(dtype=float)
-        every = part["win_gain"].to_numpy(dtype=float)
-        rows.append(SituationRow(name, n, k, Estimate(k / n, low, high), _mean_interval(gains),
-                                 _mean_interval(every)))  # fmt: skip
-    return tuple(rows)
+def _situations(comparison: ObjectiveComparison) -> tuple[SituationRow, ...]:
+    """The rows of :meth:`~pinastats.coach.ObjectiveComparison.by_situation`."""
+    rows: list[Any] = list(comparison.by_situation().itertuples(index=False))
+    return tuple(
+        SituationRow(str(r.situation), int(r.positions), int(r.disagreements),
+                     Estimate(float(r.share), float(r.share_low), float(r.share_high)),
+                     _estimate(r.differ_gain, r.differ_gain_low, r.differ_gain_high),
+                     _estimate(r.mean_gain, r.gain_low, r.gain_high))
+        for r in rows
+    )  # fmt: skip
 
 
 def _pick(frame: pd.DataFrame, players: int) -> int | None:
@@ -325,4 +320,5 @@ def run_playing_to_win(
                                     config=config)  # fmt: skip
     frame = comparison.frame
     example = _example(config, entropy, positions, playouts, frame, threads)
-    return PlayingToWin(positions, playouts, WIN_POLICY, entropy, _situations(frame), example)
+    return PlayingToWin(positions, playouts, WIN_POLICY, entropy, _situations(comparison),
+                        example)  # fmt: skip
