@@ -2,21 +2,32 @@
 
 The kernels compile once per machine (then load from the digest-keyed cache of
 the kernel compiler, see ``pinastats/_jit.py``); on a cold cache that takes
-under a minute of one core (``benchmarks/bench_compile.py`` measures it).
+about half a minute on two cores (``benchmarks/bench_compile.py`` measures it).
 The kernels come in groups, each compiled by one small call of its public
 entry point:
 
 * ``dice``: the exact turn solvers (``optimal-hold``, ``advise``, ``report``);
-* ``agents``: the agents' decisions on a single position (``advise``) and the
-  rules' kernels of the readable turn (``play_turn``);
-* ``games``: the game loop with every agent and its placement log, and one
-  turn (``simulate``, ``report``, ``balance``, ``play_game``);
+* ``agents``: the agents' decisions on a single position (``advise``, the
+  readable turn);
+* ``rules``: the rules' kernels that the readable turn and the ``Game`` API
+  call one by one (``play_turn``, records, Python agents);
+* ``turn``: a turn in one kernel call (``play_turn_fast``), which the
+  play-outs call too;
+* ``games``: the game loop of the one-turn agents, ``random`` to
+  ``strategic``, with its placement log (``simulate``, ``report``, ``balance``);
+* ``rollout``: the game loop with the ``rollout`` agent too, and its
+  play-outs; not a default group: it compiles (about half a minute) the
+  first time a ``rollout`` agent plays in ``simulate``, or with
+  ``pinastats warm-up --all``;
 * ``coach``: the play-outs of the coach (``advise --objective win``, the
   ``coach`` agent, ``review``).
 
-With two or more CPUs the groups of lane 1 (``coach``) compile in a second
-process while this one compiles the others: the cache is shared, and a
-kernel both need is compiled by each (the same code, written twice).
+With two or more CPUs the groups of lane 1 compile in a second process while
+this one compiles those of lane 0: the cache is shared, and a kernel both
+need at the same moment is compiled by each (the same code, written twice).
+The lanes are ordered so that this happens little: lane 0 compiles the
+decisions, then the turn and the coach that call them; lane 1 the dice, the
+rules and the game loop.
 
 :func:`ensure_warm` is what the commands call before their heavy work: silent
 when the groups they need are cached, otherwise a line saying the engine is
@@ -39,71 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-
-def _dice_kernels() -> list[Any]:
-    from pinastats.dice import _kernels
-
-    return [_kernels._solve_free, _kernels._solve_sticky]
-
-
-def _dice_compile() -> None:
-    from pinastats.dice import Combination, solve_turn
-
-    target = next(iter(Combination))
-    for sticky in (False, True):
-        solve_turn(target, rolls=3, sticky=sticky)
-
-
-def _agents_kernels() -> list[Any]:
-    from pinastats.agents import _kernels
-    from pinastats.game import _kernels as game_kernels
-
-    return [_kernels._final_values, game_kernels._deal]
-
-
-def _agents_compile() -> None:
-    from pinastats.agents.advice import advise
-    from pinastats.game.config import GameConfig
-    from pinastats.game.game import Game
-    from pinastats.game.rules import Rules
-    from pinastats.simulation.play import play_game
-
-    advise(Game.new(2, seed=0), [1, 2, 3, 4, 5], 2)
-    # the rules' kernels that the readable turn calls one by one (Happy Hour included)
-    config = GameConfig(players=2, rules=Rules(happy_hour=True))
-    play_game(Game.new(config=config, seed=0), ["greedy", "greedy"], seed=0, fast=False)
-
-
-def _games_kernels() -> list[Any]:
-    from pinastats.agents import _rollout
-    from pinastats.simulation import _kernels
-
-    return [_kernels._play_games, _rollout._agent_turn]
-
-
-def _games_compile() -> None:
-    import numpy as np
-
-    from pinastats.agents.builtin import make_agent
-    from pinastats.game.game import Game
-    from pinastats.simulation.chunk import warm_up as warm_chunk
-    from pinastats.simulation.play import play_turn_fast
-
-    warm_chunk()
-    play_turn_fast(Game.new(2, seed=0), make_agent("ev"), np.random.default_rng(0))
-
-
-def _coach_kernels() -> list[Any]:
-    from pinastats.coach import _kernels
-
-    return [_kernels._play_out, _kernels._best_keeps]
-
-
-def _coach_compile() -> None:
-    from pinastats.coach.advice import win_advice
-    from pinastats.game.game import Game
-
-    win_advice(Game.new(2, seed=0), [1, 2, 3, 4, 5], 2, playouts=1)
+from pinastats import _groups as G
 
 
 @dataclass(frozen=True)
@@ -116,6 +63,7 @@ class KernelGroup:
     compile: Callable[[], None]
     seconds: float  # typical compile time on one free core
     lane: int = 0  # groups of lane 1 compile in a second process beside lane 0
+    default: bool = True  # compiled by a warm-up of every group (else only when named)
 
     def is_warm(self) -> bool:
         """Whether the group's entry kernels have machine code in the cache (compiles nothing)."""
@@ -127,10 +75,23 @@ class KernelGroup:
 GROUPS: dict[str, KernelGroup] = {
     g.name: g
     for g in (
-        KernelGroup("dice", "the dice solvers", _dice_kernels, _dice_compile, 5),
-        KernelGroup("agents", "the agents' decisions", _agents_kernels, _agents_compile, 25),
-        KernelGroup("games", "the game loop and every agent", _games_kernels, _games_compile, 40),
-        KernelGroup("coach", "the coach's play-outs", _coach_kernels, _coach_compile, 30, lane=1),
+        KernelGroup("dice", "the dice solvers", G.dice_kernels, G.dice_compile, 3, lane=1),
+        KernelGroup("agents", "the agents' decisions", G.agents_kernels, G.agents_compile, 10),
+        KernelGroup(
+            "rules", "the rules of the readable turn", G.rules_kernels, G.rules_compile, 6, lane=1
+        ),
+        KernelGroup("turn", "a turn in one kernel call", G.turn_kernels, G.turn_compile, 10),
+        KernelGroup("games", "the game loop", G.games_kernels, G.games_compile, 12, lane=1),
+        KernelGroup(
+            "rollout",
+            "the rollout agent's game loop",
+            G.rollout_kernels,
+            G.rollout_compile,
+            30,
+            lane=1,
+            default=False,
+        ),
+        KernelGroup("coach", "the coach's play-outs", G.coach_kernels, G.coach_compile, 4),
     )
 }
 """The kernel groups by name, in the order :func:`warm_up` compiles them."""
@@ -147,7 +108,7 @@ class WarmUp:
 
 def _groups(names: Sequence[str] | None) -> list[KernelGroup]:
     if names is None:
-        return list(GROUPS.values())
+        return [g for g in GROUPS.values() if g.default]
     from pinastats.errors import PinastatsError
 
     unknown = [n for n in names if n not in GROUPS]
@@ -159,7 +120,7 @@ def _groups(names: Sequence[str] | None) -> list[KernelGroup]:
 
 
 def cold_groups(names: Sequence[str] | None = None) -> list[str]:
-    """The groups among ``names`` (default: all) whose kernels are not cached yet."""
+    """The groups among ``names`` (default: the default groups) whose kernels are not cached yet."""
     return [g.name for g in _groups(names) if not g.is_warm()]
 
 
@@ -220,7 +181,7 @@ def _start_lane(names: Sequence[str]) -> subprocess.Popen[bytes]:
 def warm_up(
     names: Sequence[str] | None = None, *, stream: TextIO | None = None, lanes: int | None = None
 ) -> WarmUp:
-    """Compile (or load from the cache) the kernel groups ``names`` (default: all).
+    """Compile (or load from the cache) the kernel groups ``names`` (default: the default ones).
 
     With ``stream``, one line per group (``[i/m] label… done in s``) is written
     to it, redrawn every second on a terminal. With ``lanes`` = 2 (the default

@@ -37,6 +37,18 @@ def _result(game, seat):
 
 
 @jit_flat
+def _policy_turn(kind, params, board, game, tables, work, rng):
+    """:func:`~pinastats.agents._turn._play_turn` compiled once, as a kernel of its own.
+
+    The play-outs and :func:`~pinastats.simulation.play.play_turn_fast` call it,
+    so the turn compiles once for both; only the game loop inlines the turn, so
+    that a fast game (``random``) pays no call per turn. Returns True when the
+    game is over.
+    """
+    return _play_turn(kind, params, board, game, tables, work, rng)
+
+
+@jit_inline
 def _play_to_end(kind, params, board, game, tables, work, rng, seat):
     """Play the running ``game`` to its end, every seat with the one-turn agent ``kind``.
 
@@ -44,7 +56,7 @@ def _play_to_end(kind, params, board, game, tables, work, rng, seat):
     """
     over = False
     while not over:
-        over = _play_turn(kind, params, board, game, tables, work, rng)
+        over = _policy_turn(kind, params, board, game, tables, work, rng)
     return _result(game, seat)
 
 

@@ -133,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
             if getattr(args, option) is not None:
                 fail(f"--{option} applies to --objective win only")
     game = load_state(args.state, catalogue=catalogue, rules=Rules(happy_hour=args.happy_hour))
-    ensure_warm(["dice", "agents", "coach"] if args.objective == "win" else ["dice", "agents"])
+    points = ["dice", "agents", "rules"]
+    ensure_warm([*points, "turn", "coach"] if args.objective == "win" else points)
     if args.objective == "win":
         return _run_win(args, game)
     advice = advise(game, args.dice, args.rolls_left)

@@ -189,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
     from pinastats.report.pages import plan
 
     progress = not (args.no_progress or args.quiet)
-    ensure_warm(["dice", "games"], quiet=args.quiet)
+    ensure_warm(["dice", "agents", "rules", "turn", "games", "coach"], quiet=args.quiet)
     for p, target in zip(players, targets, strict=True):
         report = build_report(
             p, happy_hour=args.happy_hour, games=args.games, seed=args.seed,

@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         record = by_game[args.game]
     if args.seat is not None and args.seat >= record.players:
         fail(f"--seat must be a seat from 0 to {record.players - 1}, got {args.seat}")
-    ensure_warm(["dice", "agents", "coach"], quiet=args.quiet)
+    ensure_warm(["dice", "agents", "rules", "turn", "coach"], quiet=args.quiet)
     review = review_game(
         record,
         playouts=args.playouts,

@@ -9,6 +9,7 @@ games end and how long they last. ``--out`` keeps the per-game table.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pinastats.cli._common import fail, non_negative_int, positive_int, write_json
@@ -184,6 +185,25 @@ def split_agents(text: str) -> list[str]:
     return items
 
 
+def _kernel_groups(agents: Sequence[AgentProtocol]) -> list[str]:
+    """The kernel groups a run of ``agents`` compiles (see :mod:`pinastats._warmup`).
+
+    Built-in agents play in the game loop (``rollout`` in its own); any other
+    agent plays turn by turn through the readable turn, with every seat's decisions.
+    """
+    from pinastats.agents.builtin import Agent, AgentKind
+    from pinastats.coach.agent import Coach
+
+    groups = ["games"]
+    if any(isinstance(a, Agent) and a.kind is AgentKind.ROLLOUT for a in agents):
+        groups.append("rollout")
+    if not all(isinstance(a, Agent) for a in agents):
+        groups += ["dice", "agents", "rules"]
+    if any(isinstance(a, Coach) for a in agents):
+        groups += ["turn", "coach"]
+    return groups
+
+
 def run(args: argparse.Namespace) -> int:
     """Check the options, play the games, print the summary and save the table."""
     from pinastats._warmup import ensure_warm
@@ -218,8 +238,7 @@ def run(args: argparse.Namespace) -> int:
         _check_record(args.record)
     if pieces is None:  # the per-game table is kept in memory
         check_memory(args.games, config)
-    coached = any(a.name.startswith("coach") for a in agents)
-    ensure_warm(["games", "coach"] if coached else ["games"], quiet=args.quiet)
+    ensure_warm(_kernel_groups(agents), quiet=args.quiet)
     options: dict[str, Any] = {
         "seed": args.seed,
         "config": config,

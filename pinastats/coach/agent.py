@@ -37,7 +37,7 @@ from pinastats.game.game import Game, IllegalMoveError
 from pinastats.game.rules import HappyHourEffect
 from pinastats.game.turn import check_rerolls_left
 
-COACH_PLAYOUTS = 64
+COACH_PLAYOUTS = 200
 """Default play-outs per outcome position of the ``coach`` agent."""
 
 _STRATEGIC = make_agent("strategic")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -64,6 +65,14 @@ class GameConfig:
                 f"starting scores must be {self.players} whole numbers in turn "
                 f"order, got {self.starting_scores!r}"
             )
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle the settings only: the arrays built from them are built again on use.
+
+        (An unpickled copy of :attr:`board` would be writeable, a type the
+        kernels were not compiled for.)
+        """
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @cached_property
     def sides(self) -> IntArray:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pinastats._jit import jit_flat, jit_inline
 from pinastats.agents._rollout import _agent_turn
+from pinastats.agents._turn import _play_turn
 from pinastats.game._kernels import _PINA, _deal_into, _start_game, _winning_line
 
 
@@ -40,7 +41,7 @@ def _log_turn(game, log, g, turn, mover, gained, placed):
 
 
 @jit_flat
-def _play_games(board, game, tables, work, kinds, params, rng, setup, out, log):
+def _play_games(board, game, tables, work, kinds, params, rng, setup, out, log, rollout):
     """Play ``out.first.shape[0]`` games in a row, writing one row of each output per game.
 
     ``kinds[p]``/``params[p]`` is the agent in seat ``p``; ``setup`` is a
@@ -54,6 +55,12 @@ def _play_games(board, game, tables, work, kinds, params, rng, setup, out, log):
     cell, per token space the turn (0-based, -1: empty at the end) and seat of
     the token on it at the end and the points of that placement. Logging draws
     nothing: the games are the same with and without it.
+
+    ``rollout`` is None when no seat is a ``rollout`` agent: numba then drops
+    the branch of the turn that plays the rollout agent's play-outs while it
+    compiles (a branch on a None argument is pruned), so the loop of the
+    one-turn agents compiles without them. With True every kind plays, the
+    same turn (:func:`~pinastats.agents._rollout._agent_turn`) and the same draws.
     """
     status = game.status[0]
     logging = log.turn.shape[0] > 0
@@ -69,7 +76,10 @@ def _play_games(board, game, tables, work, kinds, params, rng, setup, out, log):
             turn = status.turn
             before = status.placements
             score = game.players[mover].score
-            over = _agent_turn(kinds[mover], params[mover], board, game, tables, work, rng)
+            if rollout is None:
+                over = _play_turn(kinds[mover], params[mover], board, game, tables, work, rng)
+            else:
+                over = _agent_turn(kinds[mover], params[mover], board, game, tables, work, rng)
             placed = status.placements > before
             if placed:
                 out.placed[g, mover] += 1

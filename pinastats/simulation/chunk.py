@@ -8,7 +8,7 @@ from typing import NamedTuple, TypeGuard
 import numpy as np
 import numpy.typing as npt
 
-from pinastats.agents.builtin import Agent
+from pinastats.agents.builtin import Agent, AgentKind
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.agents.tables import turn_tables, workspace
 from pinastats.game._state import SPACES, empty_state
@@ -138,6 +138,7 @@ def play_chunk(spec: ChunkSpec, *, log: bool = False) -> tuple[ChunkOutput, Plac
         ChunkSetup(config.sides, config.start_scores, config.rules.tokens, spec.first_seat),
         out,
         placements,
+        True if any(a.kind is AgentKind.ROLLOUT for a in agents) else None,
     )
     return out, placements
 
@@ -155,10 +156,16 @@ def run_chunk(spec: ChunkSpec) -> dict[str, IntArray]:
     return play_chunk(spec)[0]._asdict()
 
 
-def warm_up() -> bool:
-    """Compile (or load from the numba cache) every kernel a chunk needs."""
-    from pinastats.agents.builtin import AgentKind
+def warm_up(*, rollout: bool = False) -> bool:
+    """Compile (or load from the numba cache) the chunk kernel, ``rollout`` agents or not.
 
-    agents = tuple(Agent(k) for k in AgentKind)[:2]
+    Without ``rollout`` the game loop of the one-turn agents (``random`` to
+    ``strategic``); with it, the loop of every agent, which also compiles the
+    ``rollout`` agent's play-outs.
+    """
+    kinds = (
+        (AgentKind.ROLLOUT, AgentKind.RANDOM) if rollout else (AgentKind.RANDOM, AgentKind.GREEDY)
+    )
+    agents = tuple(Agent(k) for k in kinds)
     run_chunk(ChunkSpec(0, 1, np.random.SeedSequence(0), GameConfig(players=2), agents, -1))
     return True

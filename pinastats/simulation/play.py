@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pinastats.agents._rollout import _agent_turn
-from pinastats.agents.builtin import Agent
+from pinastats.agents._rollout import _policy_turn
+from pinastats.agents.builtin import Agent, AgentKind
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.agents.tables import turn_tables
@@ -109,20 +109,20 @@ def play_turn(game: Game, agent: AgentProtocol | str, rng: np.random.Generator) 
 
 
 def play_turn_fast(game: Game, agent: Agent, rng: np.random.Generator) -> bool:
-    """Play the mover's turn in one kernel call; return True when the game is over."""
+    """Play the mover's turn in one kernel call; return True when the game is over.
+
+    The turn is the game loop's (:func:`pinastats.agents._turn._play_turn`):
+    the same draws, the same game. The ``rollout`` agent, whose turn is mostly
+    its play-outs (kernel calls either way), plays on the readable path.
+    """
     if game.is_over:
         raise IllegalMoveError(f"the game is over: {game.end_reason}")
-    return bool(
-        _agent_turn(
-            agent.code,
-            agent.param_vector(),
-            game.config.board,
-            game.state,
-            turn_tables(game.config.rules.rolls),
-            agent._work(game),
-            rng,
-        )
-    )
+    if agent.kind is AgentKind.ROLLOUT:
+        play_turn(game, agent, rng)
+        return game.is_over
+    board, state = game.config.board, game.state
+    params, tables = agent.param_vector(), turn_tables(game.config.rules.rolls)
+    return bool(_policy_turn(agent.code, params, board, state, tables, agent._work(game), rng))
 
 
 def play_game(

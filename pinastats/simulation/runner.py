@@ -8,6 +8,7 @@ of workers and whichever engine runs it.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import signal
@@ -22,6 +23,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from pinastats.agents.builtin import AgentKind
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.errors import PinastatsError
@@ -81,9 +83,13 @@ def _run_local(
     bar: _Progress,
     play: PlayChunk = run_chunk,
     sink: ChunkSink = _keep,
+    warm: Callable[[], bool] = warm_up,
 ) -> list[dict[str, Any]]:
-    """Play the chunks on ``workers`` threads, in chunk order, ``2 workers`` chunks in flight."""
-    warm_up()
+    """Play the chunks on ``workers`` threads, in chunk order, ``2 workers`` chunks in flight.
+
+    ``warm`` compiles the chunk kernel first, so that the threads do not wait on it.
+    """
+    warm()
     bar.begin()
     parts = []
     if workers == 1:
@@ -159,6 +165,7 @@ def _run_dask(
     worker_timeout: float,
     play: PlayChunk = run_chunk,
     sink: ChunkSink = _keep,
+    warm: Callable[[], bool] = warm_up,
 ) -> tuple[list[dict[str, Any]], int]:
     """Play the chunks on a Dask cluster; return the parts in chunk order and the workers that ran.
 
@@ -175,7 +182,7 @@ def _run_dask(
             client.wait_for_workers(1, timeout=worker_timeout)
         except TimeoutError:
             raise PinastatsError(f"{where} has no workers (waited {worker_timeout:g} s)") from None
-        n_workers = len(client.run(warm_up))
+        n_workers = len(client.run(warm))
         bar.begin()
         window = 4 * max(n_workers, 1)
         pending: dict[Any, ChunkSpec] = {}
@@ -276,18 +283,28 @@ def simulate(
         progress = "bar" if sys.stderr.isatty() else "lines"
     bar = _Progress(games, progress or "off")
     play = run_chunk if record is None else _recording(record, seed, chunk_size)
+    rollout = any(getattr(s, "kind", None) is AgentKind.ROLLOUT for s in seats)
+    warm = functools.partial(warm_up, rollout=rollout)
     try:
         if engine == "dask" or scheduler is not None:
             parts, workers = _run_dask(
-                specs, workers, scheduler, bar, worker_timeout, play, chunk_sink or _keep
+                specs, workers, scheduler, bar, worker_timeout, play, chunk_sink or _keep, warm
             )
             engine = "dask"
         else:
-            parts = _run_local(specs, workers, bar, play, chunk_sink or _keep)
+            parts = _run_local(specs, workers, bar, play, chunk_sink or _keep, warm)
             workers = min(workers, len(parts))
     except KeyboardInterrupt as exc:
         bar.close()
         raise Interrupted(bar.done, games, getattr(exc, "signum", signal.SIGINT)) from None
+    except RuntimeError as exc:
+        bar.close()
+        # a signal landing inside a thread lock's wait surfaces as "cannot release
+        # un-acquired lock", raised while handling the KeyboardInterrupt
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            signum = getattr(exc.__context__, "signum", signal.SIGINT)
+            raise Interrupted(bar.done, games, signum) from None
+        raise
     except BaseException:
         bar.close()
         raise

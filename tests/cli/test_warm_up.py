@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from pinastats._warmup import GROUPS, cold_groups, ensure_warm
 from pinastats.errors import PinastatsError
 
 Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
+DEFAULT = [name for name, group in GROUPS.items() if group.default]
 
 
 def pinastats(*argv: str, cache: Path) -> subprocess.CompletedProcess[str]:
@@ -34,22 +36,44 @@ def test_warm_up_compiles_then_reports_time_and_folder(cli: Cli) -> None:
     assert cold_groups() == []  # every group's kernels are now in the cache folder
     folder = _jit.cache_dir()
     assert folder is not None
-    assert result.out.startswith("engine ready: 4 kernel groups ")
+    assert result.out.startswith(f"engine ready: {len(DEFAULT)} kernel groups ")
     assert result.out.rstrip().endswith(f"cache: {folder}")
     lines = result.err.splitlines()[1:]  # off a terminal: a line as each group starts and ends
-    steps = [f"[{i}/4" for i in (1, 1, 2, 2, 3, 3, 4, 4)]
+    steps = [f"[{i}/{len(DEFAULT)}" for i in range(1, len(DEFAULT) + 1) for _ in range(2)]
     assert [line.split("]")[0].strip() for line in lines] == steps
-    assert [line.endswith(" s") and "done in" in line for line in lines] == [False, True] * 4
+    assert [line.endswith(" s") and "done in" in line for line in lines] == [False, True] * len(
+        DEFAULT
+    )
+
+
+def test_the_rollout_game_loop_is_warmed_on_request_only(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pinastats import _warmup
+
+    assert "rollout" not in DEFAULT  # it compiles when a rollout agent first plays
+    compiled: list[str] = []
+    rollout = dataclasses.replace(
+        GROUPS["rollout"], kernels=list, compile=lambda: compiled.append("rollout")
+    )  # its compile is timed in benchmarks/bench_compile.py, and run by the chunk tests
+    monkeypatch.setitem(_warmup.GROUPS, "rollout", rollout)
+    assert cli("warm-up", "--quiet").code == 0
+    assert compiled == []
+    result = cli("warm-up", "--all", "--quiet")
+    assert result.code == 0, result.err
+    assert result.out.startswith(f"engine ready: {len(GROUPS)} kernel groups ")
+    assert compiled == ["rollout"]
 
 
 def test_a_warm_cache_says_nothing(cli: Cli, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli("warm-up", "--quiet").code == 0
-    assert ensure_warm(list(GROUPS)) is None
+    assert ensure_warm(DEFAULT) is None
     assert capsys.readouterr().err == ""
 
 
 def test_unknown_group_names_the_choices() -> None:
-    with pytest.raises(PinastatsError, match=r"'dices'.*dice, agents, games"):
+    choices = "dice, agents, rules, turn, games, rollout, coach"
+    with pytest.raises(PinastatsError, match=rf"'dices'.*{choices}"):
         cold_groups(["dices"])
 
 
@@ -72,7 +96,7 @@ def test_a_cold_cache_is_announced_once(tmp_path: Path) -> None:
     env = os.environ | {"NUMBA_CACHE_DIR": str(cache)}
     listed = subprocess.run(check, capture_output=True, text=True, env=env, check=True)
     # an empty folder: all cold
-    assert listed.stdout.strip() == "['dice', 'agents', 'games', 'coach']"
+    assert listed.stdout.strip() == "['dice', 'agents', 'rules', 'turn', 'games', 'coach']"
     first = pinastats("optimal-hold", "--target", "full house", cache=cache)
     assert first.returncode == 0, first.stderr
     lines = first.stderr.splitlines()
@@ -112,12 +136,16 @@ def test_the_notice_says_how_long_the_longer_lane_takes(monkeypatch: pytest.Monk
     from pinastats import _warmup
 
     assert _warmup._about(["dice"]) == "under a minute"
-    lane0 = sum(g.seconds for g in GROUPS.values() if g.lane == 0)
-    total = sum(g.seconds for g in GROUPS.values())
-    assert lane0 < total  # the coach group compiles beside the others
+    names = DEFAULT  # what a first run of every command compiles
+    lanes = [sum(GROUPS[n].seconds for n in names if GROUPS[n].lane == k) for k in (0, 1)]
+    total = sum(lanes)
+    assert max(lanes) < total  # two lanes compile side by side
     monkeypatch.setattr(_warmup, "_lanes", lambda: 2)
-    two = _warmup._about(list(GROUPS))
+    two = _warmup._about(names)
     monkeypatch.setattr(_warmup, "_lanes", lambda: 1)
-    one = _warmup._about(list(GROUPS))
-    assert (two, one) == (_warmup._about_minutes(lane0 / 60), _warmup._about_minutes(total / 60))
+    one = _warmup._about(names)
+    assert (two, one) == (
+        _warmup._about_minutes(max(lanes) / 60),
+        _warmup._about_minutes(total / 60),
+    )
     assert two != one

@@ -79,3 +79,16 @@ def test_rules_options_are_checked() -> None:
         Rules(rolls=0)
     with pytest.raises(PinastatsError, match="happy_hour must be True or False"):
         Rules(happy_hour=1)  # type: ignore[arg-type]
+
+
+def test_an_unpickled_game_has_the_array_types_the_kernels_were_compiled_for() -> None:
+    game = _played(2)
+    again = pickle.loads(pickle.dumps(game))
+    # the board's read-only arrays stay so (a writeable copy would compile the kernels anew)
+    board = [a for a in game.config.board if isinstance(a, np.ndarray)]
+    assert not all(a.flags.writeable for a in board)
+    for before, after in zip(game.config.board, again.config.board, strict=True):
+        if isinstance(before, np.ndarray):
+            assert after.flags.writeable == before.flags.writeable
+    for before, after in zip(game.state, again.state, strict=True):
+        assert (after.dtype, after.flags.writeable) == (before.dtype, before.flags.writeable)

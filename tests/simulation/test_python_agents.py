@@ -56,6 +56,8 @@ def corner_agent() -> Any:
         (2, True, 1, ("ev", "greedy")),
         (3, True, -1, ("strategic(line=4)", "random", "ev")),
         (4, False, 2, ("greedy", "ev", "random", "strategic")),
+        (2, True, -1, ("rollout(rollouts=2)", "strategic")),  # the rollout agent's game loop
+        (3, False, -1, ("random", "rollout(rollouts=3,policy=ev)", "greedy")),
     ],
 )
 def test_the_python_chunk_plays_the_kernel_chunks_games(
@@ -63,7 +65,8 @@ def test_the_python_chunk_plays_the_kernel_chunks_games(
 ) -> None:
     config = GameConfig(players=players, rules=Rules(happy_hour=happy_hour))
     seats = tuple(make_agent(a) for a in agents)
-    spec = ChunkSpec(0, 150, np.random.SeedSequence([7, players]), config, seats, first_seat)
+    games = 12 if any(a.startswith("rollout") for a in agents) else 150
+    spec = ChunkSpec(0, games, np.random.SeedSequence([7, players]), config, seats, first_seat)
     kernel, python = run_chunk(spec), run_python_chunk(spec)
     assert kernel.keys() == python.keys()
     for name in kernel:

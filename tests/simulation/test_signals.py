@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 from pinastats.cli._common import Terminated
+from pinastats.simulation.progress import Interrupted
 from pinastats.simulation.runner import simulate
 
 pytestmark = pytest.mark.slow  # the first progress line comes after 5 s of play
@@ -82,3 +83,33 @@ def test_a_stop_while_saving_leaves_no_temporary_file(
     with pytest.raises(Terminated):
         result.save(tmp_path / "games.csv")
     assert os.listdir(tmp_path) == []
+
+
+def test_an_interrupt_inside_a_lock_wait_is_still_an_interrupt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pinastats.simulation import runner
+
+    def interrupted_in_a_wait(*args: object, **kwargs: object) -> None:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:  # what CPython raises when the signal lands in the wait
+            raise RuntimeError("cannot release un-acquired lock") from None
+
+    monkeypatch.setattr(runner, "_run_local", interrupted_in_a_wait)
+    with pytest.raises(Interrupted) as stop:
+        simulate(["random", "random"], 100, seed=1, workers=2)
+    assert stop.value.total == 100
+
+
+def test_another_runtime_error_is_not_taken_for_an_interrupt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pinastats.simulation import runner
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(runner, "_run_local", broken)
+    with pytest.raises(RuntimeError, match="a bug"):
+        simulate(["random", "random"], 100, seed=1, workers=2)
