@@ -174,11 +174,9 @@ def _keeps(values: IntArray, dice: Dice, rolls_left: int) -> tuple[KeepAdvice, .
     solution = solve_turn(values, rolls=DEFAULT_ROLLS)
     assert solution.keep_numerator is not None  # integer points: always exact
     options: list[tuple[Dice, Fraction]] = []
-    for keep in solution.keep_options(dice, rolls_left)["keep"]:
-        keep = tuple(int(d) for d in keep)
-        fraction = solution.keep_fraction(keep, rolls_left)
-        assert fraction is not None
-        options.append((keep, fraction))
+    for option in solution.ranked_keeps(dice, rolls_left):  # no pandas: advise starts faster
+        assert option.fraction is not None
+        options.append((tuple(int(d) for d in option.keep), option.fraction))
     options.sort(key=lambda o: (-o[1], -len(o[0]), o[0]))
     top = options[0][1]
     return tuple(KeepAdvice(k, float(f), f, f == top) for k, f in options)
