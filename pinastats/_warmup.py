@@ -81,13 +81,13 @@ GROUPS: dict[str, KernelGroup] = {
             "rules", "the rules of the readable turn", G.rules_kernels, G.rules_compile, 6, lane=1
         ),
         KernelGroup("turn", "a turn in one kernel call", G.turn_kernels, G.turn_compile, 10),
-        KernelGroup("games", "the game loop", G.games_kernels, G.games_compile, 12, lane=1),
+        KernelGroup("games", "the game loop", G.games_kernels, G.games_compile, 20, lane=1),
         KernelGroup(
             "rollout",
             "the rollout agent's game loop",
             G.rollout_kernels,
             G.rollout_compile,
-            30,
+            36,
             lane=1,
             default=False,
         ),
