@@ -42,12 +42,11 @@ def agents_compile() -> None:
     game = Game.new(2, seed=0)
     advise(game, [1, 2, 3, 4, 5], 2)
     rng = np.random.default_rng(0)
-    for name in ("strategic",):  # the decisions of the readable turn (every kind: one kernel)
-        agent = make_agent(name)
-        agent.choose_keep(game, [1, 1, 2, 3, 4], 1, rng)
-        agent.choose_placement(game, [1, 1, 1, 1, 1], rng)
-        effect = HappyHourEffect.FLIP_COASTER
-        agent.choose_happy_hour(game, effect, game.happy_hour_options(effect), rng)
+    agent = make_agent("strategic")  # the decisions of the readable turn (every kind: one kernel)
+    agent.choose_keep(game, [1, 1, 2, 3, 4], 1, rng)
+    agent.choose_placement(game, [1, 1, 1, 1, 1], rng)
+    effect = HappyHourEffect.FLIP_COASTER
+    agent.choose_happy_hour(game, effect, game.happy_hour_options(effect), rng)
 
 
 class _FirstChoice:

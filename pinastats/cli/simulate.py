@@ -191,11 +191,12 @@ def _kernel_groups(agents: Sequence[AgentProtocol]) -> list[str]:
     Built-in agents play in the game loop (``rollout`` in its own); any other
     agent plays turn by turn through the readable turn, with every seat's decisions.
     """
-    from pinastats.agents.builtin import Agent, AgentKind
+    from pinastats.agents.builtin import Agent
     from pinastats.coach.agent import Coach
+    from pinastats.simulation.chunk import plays_rollout
 
     groups = ["games"]
-    if any(isinstance(a, Agent) and a.kind is AgentKind.ROLLOUT for a in agents):
+    if plays_rollout(agents):
         groups.append("rollout")
     if not all(isinstance(a, Agent) for a in agents):
         groups += ["dice", "agents", "rules"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, TypeGuard
 
@@ -86,6 +87,11 @@ def _built_in(agents: tuple[AgentProtocol, ...]) -> TypeGuard[tuple[Agent, ...]]
     return all(isinstance(a, Agent) for a in agents)
 
 
+def plays_rollout(agents: Sequence[object]) -> bool:
+    """Whether a seat is a ``rollout`` agent (its game loop is a kernel of its own)."""
+    return any(isinstance(a, Agent) and a.kind is AgentKind.ROLLOUT for a in agents)
+
+
 def chunk_output(games: int, config: GameConfig) -> ChunkOutput:
     """Zeroed per-game arrays for ``games`` games of ``config``."""
     p = config.players
@@ -138,7 +144,7 @@ def play_chunk(spec: ChunkSpec, *, log: bool = False) -> tuple[ChunkOutput, Plac
         ChunkSetup(config.sides, config.start_scores, config.rules.tokens, spec.first_seat),
         out,
         placements,
-        True if any(a.kind is AgentKind.ROLLOUT for a in agents) else None,
+        True if plays_rollout(agents) else None,
     )
     return out, placements
 

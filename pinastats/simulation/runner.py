@@ -23,12 +23,11 @@ from typing import Any, Literal
 
 import numpy as np
 
-from pinastats.agents.builtin import AgentKind
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
-from pinastats.simulation.chunk import CHUNK_FIELDS, ChunkSpec, run_chunk, warm_up
+from pinastats.simulation.chunk import CHUNK_FIELDS, ChunkSpec, plays_rollout, run_chunk, warm_up
 from pinastats.simulation.limits import check_memory, check_run
 from pinastats.simulation.progress import Interrupted, ProgressMode, _Progress
 from pinastats.simulation.result import SimulationResult
@@ -283,8 +282,7 @@ def simulate(
         progress = "bar" if sys.stderr.isatty() else "lines"
     bar = _Progress(games, progress or "off")
     play = run_chunk if record is None else _recording(record, seed, chunk_size)
-    rollout = any(getattr(s, "kind", None) is AgentKind.ROLLOUT for s in seats)
-    warm = functools.partial(warm_up, rollout=rollout)
+    warm = functools.partial(warm_up, rollout=plays_rollout(seats))
     try:
         if engine == "dask" or scheduler is not None:
             parts, workers = _run_dask(
