@@ -102,7 +102,7 @@ def speed(turns: int, playouts: int) -> None:
 
 def cli(repeats: int) -> None:
     """Wall time of ``pinastats advise --objective win`` (defaults) on the example position."""
-    main = "import sys; from pinastats.cli.main import main; sys.exit(main())"
+    main = "from pinastats.cli.main import run; run()"
     command = [sys.executable, "-c", main, "advise", "--state",
                str(ROOT / "examples" / "state.json"), "--dice", "1", "2", "3", "5", "5",
                "--rolls-left", "1", "--objective", "win", "--seed", "1"]  # fmt: skip

@@ -232,8 +232,10 @@ def _prepare_turn(kind, params, board, game, tables, work, seat):
     t = tables
     for r in range(1, board.rolls - 1):
         _expect_keeps(hand_value[r - 1], work.stop_value, 1.0, t.keep_ptr, t.keep_hand,
-                      t.keep_weight, t.keep_scale, keep_value[r - 1])  # fmt: skip
-        _best_of_keeps(keep_value[r - 1], t.hand_keep_ptr, t.hand_keep, hand_value[r])
+                      t.keep_weight, t.keep_scale, t.keep_order, t.keep_groups,
+                      keep_value[r - 1])  # fmt: skip
+        _best_of_keeps(keep_value[r - 1], t.hand_keep_ptr, t.hand_keep, t.hand_order,
+                       t.hand_groups, hand_value[r])  # fmt: skip
 
 
 @jit_inline

@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pinastats.dice.combinations import Combination
-from pinastats.dice.hands import N_HANDS, N_KEEPS, dice_tables
+from pinastats.dice.hands import N_HANDS, N_KEEPS, IndexArray, dice_tables
 from pinastats.dice.solver import solve_turn
 from pinastats.game._state import GameState, empty_state
 from pinastats.game.config import GameConfig
@@ -35,6 +35,8 @@ class TurnTables(NamedTuple):
             ``6**(5-|k|)`` ordered outcomes, ``j`` in ``keep_ptr[k]:keep_ptr[k+1]``.
         keep_scale: ``6**-(5-|k|)``, turning weights into probabilities.
         hand_keep_ptr, hand_keep: CSR rows over hands: the distinct keeps of a hand.
+        keep_order, keep_groups, hand_order, hand_groups: keeps and hands grouped by
+            row length, for the DP kernels' loops.
         keep_counts: ``(462, 6)`` face counts of each keep.
         key_to_hand: hand index of each base-6 face-count key (-1 where no hand).
         hand_as_keep: the keep index of keeping a whole hand (stopping).
@@ -43,12 +45,16 @@ class TurnTables(NamedTuple):
             single target ``comb``, ``r = 1 .. rolls``.
     """
 
-    keep_ptr: IntArray
-    keep_hand: IntArray
+    keep_ptr: IndexArray
+    keep_hand: IndexArray
     keep_weight: IntArray
     keep_scale: FloatArray
-    hand_keep_ptr: IntArray
-    hand_keep: IntArray
+    hand_keep_ptr: IndexArray
+    hand_keep: IndexArray
+    keep_order: IndexArray
+    keep_groups: IndexArray
+    hand_order: IndexArray
+    hand_groups: IndexArray
     keep_counts: IntArray
     key_to_hand: IntArray
     hand_as_keep: IntArray
@@ -121,6 +127,10 @@ def turn_tables(rolls: int = DEFAULT_ROLLS) -> TurnTables:
         keep_scale=scale,
         hand_keep_ptr=t.hand_keep_ptr,
         hand_keep=t.hand_keep,
+        keep_order=t.keep_order,
+        keep_groups=t.keep_groups,
+        hand_order=t.hand_order,
+        hand_groups=t.hand_groups,
         keep_counts=t.keep_counts,
         key_to_hand=key_to_hand(),
         hand_as_keep=t.hand_as_keep,

@@ -7,8 +7,11 @@ Adding a subcommand is one line in :data:`SUBCOMMANDS`.
 
 from __future__ import annotations
 
+import gc
 import importlib
+import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from pinastats import __version__
 from pinastats.cli._common import PROG, ArgumentParser, run_command
@@ -45,5 +48,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_command(args)
 
 
+def run() -> NoReturn:
+    """The ``pinastats`` console script: :func:`main` on the process arguments, then exit.
+
+    Before exiting it freezes the garbage collector's objects: the interpreter's
+    last collection at exit would otherwise walk every object numba's compiler
+    left (about 0.3 s of a warm command's 2 s), only to free memory the exit
+    frees anyway. Files are closed and ``atexit`` handlers run as before.
+    """
+    status = main()
+    sys.stdout.flush()
+    gc.freeze()
+    sys.exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
+    run()

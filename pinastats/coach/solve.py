@@ -71,7 +71,7 @@ def _transition(rolls: int) -> tuple[FloatArray, IntArray, IntArray]:
     rows = np.repeat(np.arange(N_KEEPS), np.diff(tables.keep_ptr))
     np.add.at(p, (rows, tables.keep_hand), tables.keep_weight * tables.keep_scale[rows])
     five = np.flatnonzero(tables.keep_size == 5)
-    hands = tables.keep_hand[tables.keep_ptr[five]]
+    hands = tables.keep_hand[tables.keep_ptr[five]].astype(np.int64)
     for a in (p, five, hands):
         a.setflags(write=False)
     return p, five, hands
@@ -127,14 +127,15 @@ def solve_win_turn(
     for r in range(1, rolls_left + 1):
         kv = keep_value[r - 1]
         _expect_keeps(hand_value, stop_value, 1.0, t.keep_ptr, t.keep_hand, t.keep_weight,
-                      t.keep_scale, kv)  # fmt: skip
+                      t.keep_scale, t.keep_order, t.keep_groups, kv)  # fmt: skip
         kw = keep_weights[r - 1]
         kw[:] = p @ hand_w
         kw[five] = stop_w[five_hands]
         if r < rolls_left:
             _best_keeps(kv, t.hand_keep_ptr, t.hand_keep, t.keep_size, best)
             hand_value = np.zeros(N_HANDS)
-            _best_of_keeps(kv, t.hand_keep_ptr, t.hand_keep, hand_value)
+            _best_of_keeps(kv, t.hand_keep_ptr, t.hand_keep, t.hand_order, t.hand_groups,
+                           hand_value)  # fmt: skip
             hand_w = kw[best]
     return TurnWin(stop_w, final_w, keep_value, keep_weights)
 

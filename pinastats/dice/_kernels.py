@@ -71,38 +71,106 @@ def _expect_keep(k, hand_value, keep_ptr, keep_hand, keep_weight, keep_scale):
     return s * keep_scale[k]
 
 
+@jit_inline
+def _four_rows(hand_value, keep_ptr, keep_hand, keep_weight, k0, k1, k2, k3, n):
+    """The sums of :func:`_expect_keep` (before ``keep_scale``) of four keeps with rows of ``n``.
+
+    The four sums are added side by side, each in the order of its own row: the
+    processor overlaps four chains of additions instead of waiting on one, and
+    every sum is bit for bit the one of a row-by-row loop.
+    """
+    a0, a1, a2, a3 = keep_ptr[k0], keep_ptr[k1], keep_ptr[k2], keep_ptr[k3]
+    s0 = s1 = s2 = s3 = hand_value[0] * 0
+    for j in range(n):
+        s0 += keep_weight[a0 + j] * hand_value[keep_hand[a0 + j]]
+        s1 += keep_weight[a1 + j] * hand_value[keep_hand[a1 + j]]
+        s2 += keep_weight[a2 + j] * hand_value[keep_hand[a2 + j]]
+        s3 += keep_weight[a3 + j] * hand_value[keep_hand[a3 + j]]
+    return s0, s1, s2, s3
+
+
 @jit_flat
 def _expect_keeps(hand_value, final_value, stop_scale, keep_ptr, keep_hand, keep_weight,
-                  keep_scale, out):  # fmt: skip
+                  keep_scale, keep_order, keep_groups, out):  # fmt: skip
     """``out[k] = keep_scale[k] * sum_j keep_weight[j] * hand_value[keep_hand[j]]``.
 
     Keeping all five dice re-rolls nothing: it ends the turn, so its value is the
     hand's final value, ``out[h] = stop_scale * final_value[h]`` (``stop_scale`` is 1,
     or ``6**(5 r)`` for the exact integer DP).
+
+    The keeps are visited by group of equal row length
+    (``keep_order[keep_groups[g]:keep_groups[g + 1]]``), four at a time
+    (:func:`_four_rows`); the values do not depend on the order of visit.
     """
-    for k in range(keep_ptr.shape[0] - 1):
-        lo, hi = keep_ptr[k], keep_ptr[k + 1]
-        if hi - lo == 1:
-            out[k] = final_value[keep_hand[lo]] * stop_scale
-        else:
+    for g in range(keep_groups.shape[0] - 1):
+        lo, hi = keep_groups[g], keep_groups[g + 1]
+        first = keep_order[lo]
+        n = keep_ptr[first + 1] - keep_ptr[first]
+        if n == 1:  # five dice kept: the row is the hand itself
+            for i in range(lo, hi):
+                k = keep_order[i]
+                out[k] = final_value[keep_hand[keep_ptr[k]]] * stop_scale
+            continue
+        quads = lo + (hi - lo) // 4 * 4
+        for i in range(lo, quads, 4):
+            k0, k1, k2, k3 = keep_order[i], keep_order[i + 1], keep_order[i + 2], keep_order[i + 3]
+            s0, s1, s2, s3 = _four_rows(hand_value, keep_ptr, keep_hand, keep_weight,
+                                        k0, k1, k2, k3, n)  # fmt: skip
+            out[k0] = s0 * keep_scale[k0]
+            out[k1] = s1 * keep_scale[k1]
+            out[k2] = s2 * keep_scale[k2]
+            out[k3] = s3 * keep_scale[k3]
+        for i in range(quads, hi):
+            k = keep_order[i]
             out[k] = _expect_keep(k, hand_value, keep_ptr, keep_hand, keep_weight, keep_scale)
 
 
+@jit_inline
+def _best_of_hand(keep_value, hand_keep_ptr, hand_keep, h):
+    """``max over the keeps k of hand h of keep_value[k]`` (scanned in keep order)."""
+    best = keep_value[hand_keep[hand_keep_ptr[h]]]
+    for j in range(hand_keep_ptr[h] + 1, hand_keep_ptr[h + 1]):
+        v = keep_value[hand_keep[j]]
+        best = v if v > best else best  # a select, not a branch
+    return best
+
+
 @jit_flat
-def _best_of_keeps(keep_value, hand_keep_ptr, hand_keep, out):
-    """``out[h] = max over the keeps k of hand h of keep_value[k]``."""
-    for h in range(hand_keep_ptr.shape[0] - 1):
-        best = keep_value[hand_keep[hand_keep_ptr[h]]]
-        for j in range(hand_keep_ptr[h] + 1, hand_keep_ptr[h + 1]):
-            v = keep_value[hand_keep[j]]
-            best = v if v > best else best  # a select, not a branch
-        out[h] = best
+def _best_of_keeps(keep_value, hand_keep_ptr, hand_keep, hand_order, hand_groups, out):
+    """``out[h] = max over the keeps k of hand h of keep_value[k]``.
+
+    The hands are visited by group of equal number of keeps
+    (``hand_order[hand_groups[g]:hand_groups[g + 1]]``), four side by side, each
+    scanning its own keeps in order (as :func:`_best_of_hand`).
+    """
+    for g in range(hand_groups.shape[0] - 1):
+        lo, hi = hand_groups[g], hand_groups[g + 1]
+        first = hand_order[lo]
+        n = hand_keep_ptr[first + 1] - hand_keep_ptr[first]
+        quads = lo + (hi - lo) // 4 * 4
+        for i in range(lo, quads, 4):
+            h0, h1, h2, h3 = hand_order[i], hand_order[i + 1], hand_order[i + 2], hand_order[i + 3]
+            a0, a1 = hand_keep_ptr[h0], hand_keep_ptr[h1]
+            a2, a3 = hand_keep_ptr[h2], hand_keep_ptr[h3]
+            b0, b1 = keep_value[hand_keep[a0]], keep_value[hand_keep[a1]]
+            b2, b3 = keep_value[hand_keep[a2]], keep_value[hand_keep[a3]]
+            for j in range(1, n):
+                v0, v1 = keep_value[hand_keep[a0 + j]], keep_value[hand_keep[a1 + j]]
+                v2, v3 = keep_value[hand_keep[a2 + j]], keep_value[hand_keep[a3 + j]]
+                b0 = v0 if v0 > b0 else b0
+                b1 = v1 if v1 > b1 else b1
+                b2 = v2 if v2 > b2 else b2
+                b3 = v3 if v3 > b3 else b3
+            out[h0], out[h1], out[h2], out[h3] = b0, b1, b2, b3
+        for i in range(quads, hi):
+            h = hand_order[i]
+            out[h] = _best_of_hand(keep_value, hand_keep_ptr, hand_keep, h)
 
 
 @jit_flat
 def _solve_free(
-    final_value, keep_ptr, keep_hand, keep_weight, keep_scale, hand_keep_ptr, hand_keep,
-    hand_value, keep_value,
+    final_value, keep_ptr, keep_hand, keep_weight, keep_scale, keep_order, keep_groups,
+    hand_keep_ptr, hand_keep, hand_order, hand_groups, hand_value, keep_value,
 ):  # fmt: skip
     """Free re-holding: fill ``hand_value[r] = V_r`` and ``keep_value[r-1] = K_r``.
 
@@ -116,9 +184,10 @@ def _solve_free(
     for r in range(1, rolls + 1):
         stop *= full
         _expect_keeps(hand_value[r - 1], final_value, stop, keep_ptr, keep_hand, keep_weight,
-                      keep_scale, keep_value[r - 1])  # fmt: skip
+                      keep_scale, keep_order, keep_groups, keep_value[r - 1])  # fmt: skip
         if r < rolls:
-            _best_of_keeps(keep_value[r - 1], hand_keep_ptr, hand_keep, hand_value[r])
+            _best_of_keeps(keep_value[r - 1], hand_keep_ptr, hand_keep, hand_order, hand_groups,
+                           hand_value[r])  # fmt: skip
 
 
 @jit_flat

@@ -37,6 +37,9 @@ N_KEEPS = 462
 N_OUTCOMES = N_FACES**N_DICE
 
 IntArray = npt.NDArray[np.int64]
+IndexArray = npt.NDArray[np.uint32]
+"""Indices and row pointers of the transition tables: unsigned, so that a kernel indexing
+with them skips numba's negative-index wraparound (a compare and a select per load)."""
 
 
 def _key(counts: Sequence[int] | npt.NDArray[np.integer]) -> int:
@@ -74,6 +77,13 @@ class DiceTables:
         hand_keep: the keeps (sub-multisets) of each hand, including the hand
             itself (= stop) and the empty keep (= re-roll everything).
         hand_as_keep: ``(252,)`` the keep index of a whole hand.
+        keep_order, keep_groups: the keeps grouped by the length of their
+            transition row, longest first, in index order within a group
+            (group ``g`` is ``keep_order[keep_groups[g]:keep_groups[g + 1]]``).
+        hand_order, hand_groups: the hands grouped the same way by their number of keeps.
+
+    The row pointers, ``keep_hand``, ``hand_keep``, the orders and the groups are
+    ``uint32`` (:data:`IndexArray`); every other array is ``int64``.
     """
 
     hand_counts: IntArray
@@ -81,12 +91,16 @@ class DiceTables:
     hand_weight: IntArray
     keep_counts: IntArray
     keep_size: IntArray
-    keep_ptr: IntArray
-    keep_hand: IntArray
+    keep_ptr: IndexArray
+    keep_hand: IndexArray
     keep_weight: IntArray
-    hand_keep_ptr: IntArray
-    hand_keep: IntArray
+    hand_keep_ptr: IndexArray
+    hand_keep: IndexArray
     hand_as_keep: IntArray
+    keep_order: IndexArray
+    keep_groups: IndexArray
+    hand_order: IndexArray
+    hand_groups: IndexArray
 
     def hand_index(self, dice: Sequence[int]) -> int:
         """Index of the hand made of five dice 1-6 (any order)."""
@@ -122,6 +136,20 @@ def _frozen(a: npt.ArrayLike) -> IntArray:
     arr = np.ascontiguousarray(a, dtype=np.int64)
     arr.setflags(write=False)
     return arr
+
+
+def _frozen_index(a: npt.ArrayLike) -> IndexArray:
+    arr = np.ascontiguousarray(a, dtype=np.uint32)
+    arr.setflags(write=False)
+    return arr
+
+
+def _grouped(ptr: list[int]) -> tuple[IndexArray, IndexArray]:
+    """The rows of a CSR pointer grouped by length, longest first: ``(order, group bounds)``."""
+    lengths = np.diff(ptr)
+    order = np.argsort(-lengths, kind="stable")
+    cuts = np.flatnonzero(np.diff(lengths[order])) + 1
+    return _frozen_index(order), _frozen_index(np.concatenate([[0], cuts, [order.size]]))
 
 
 @cache
@@ -168,18 +196,24 @@ def dice_tables() -> DiceTables:
         hand_keep.extend(subs)
         hand_keep_ptr.append(len(hand_keep))
 
+    keep_order, keep_groups = _grouped(keep_ptr)
+    hand_order, hand_groups = _grouped(hand_keep_ptr)
     return DiceTables(
         hand_counts=_frozen(hand_counts),
         hand_dice=_frozen(np.array(hands)),
         hand_weight=_frozen([multinomial(c) for c in hand_counts]),
         keep_counts=_frozen(keep_counts),
         keep_size=_frozen(keep_counts.sum(axis=1)),
-        keep_ptr=_frozen(keep_ptr),
-        keep_hand=_frozen(keep_hand),
+        keep_ptr=_frozen_index(keep_ptr),
+        keep_hand=_frozen_index(keep_hand),
         keep_weight=_frozen(keep_weight),
-        hand_keep_ptr=_frozen(hand_keep_ptr),
-        hand_keep=_frozen(hand_keep),
+        hand_keep_ptr=_frozen_index(hand_keep_ptr),
+        hand_keep=_frozen_index(hand_keep),
         hand_as_keep=_frozen([keep_of[_key(c)] for c in hand_counts]),
+        keep_order=keep_order,
+        keep_groups=keep_groups,
+        hand_order=hand_order,
+        hand_groups=hand_groups,
     )
 
 

@@ -82,3 +82,31 @@ def test_tables_are_read_only() -> None:
     t = dice_tables()
     for name in ("hand_counts", "hand_weight", "keep_ptr", "keep_hand", "keep_weight"):
         assert not getattr(t, name).flags.writeable
+
+
+def test_groups_partition_the_rows_by_length() -> None:
+    """Each group of ``keep_order`` / ``hand_order`` holds rows of one length, in index order."""
+    t = dice_tables()
+    for order, groups, ptr, n in (
+        (t.keep_order, t.keep_groups, t.keep_ptr, N_KEEPS),
+        (t.hand_order, t.hand_groups, t.hand_keep_ptr, N_HANDS),
+    ):
+        assert sorted(order.tolist()) == list(range(n))
+        lengths = np.diff(ptr.astype(np.int64))
+        sizes = []
+        for g in range(len(groups) - 1):
+            rows = order[groups[g] : groups[g + 1]]
+            assert rows.size
+            assert len(set(lengths[rows].tolist())) == 1
+            assert np.all(np.diff(rows.astype(np.int64)) > 0)
+            sizes.append(int(lengths[rows[0]]))
+        assert sizes == sorted(set(sizes), reverse=True)
+
+
+def test_index_tables_are_unsigned() -> None:
+    """The kernels index with these: unsigned, so no negative-index wraparound is compiled."""
+    t = dice_tables()
+    for name in ("keep_ptr", "keep_hand", "hand_keep_ptr", "hand_keep", "keep_order",
+                 "keep_groups", "hand_order", "hand_groups"):  # fmt: skip
+        assert getattr(t, name).dtype == np.uint32, name
+        assert not getattr(t, name).flags.writeable, name
