@@ -132,7 +132,7 @@ def rollout_compile() -> None:
 def coach_kernels() -> list[Any]:
     from pinastats.coach import _kernels
 
-    return [_kernels._play_out, _kernels._best_keeps]
+    return [_kernels._play_outs, _kernels._best_keeps]
 
 
 def coach_compile() -> None:

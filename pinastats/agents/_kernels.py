@@ -27,6 +27,7 @@ from pinastats.game._kernels import (
     _owns,
     _placement_points,
 )
+from pinastats.game._random import _uniform
 from pinastats.game._state import GameState
 
 K_RANDOM, K_GREEDY, K_EV, K_STRATEGIC, K_ROLLOUT = 0, 1, 2, 3, 4
@@ -291,7 +292,7 @@ def _choose_cell(kind, params, board, game, seat, legal, rng):
         n = 0
         for c in range(n_cells):
             n += legal[c]
-        pick = int(rng.random() * n)
+        pick = int(_uniform(rng) * n)
         for c in range(n_cells):
             if legal[c]:
                 if pick == 0:
@@ -325,7 +326,7 @@ def _best_happy_hour(kind, params, board, game, seat, effect, options, n, rng, s
     if n == 1:
         return options[0]
     if kind == K_RANDOM:
-        return options[int(rng.random() * n)]
+        return options[int(_uniform(rng) * n)]
     players = game.players
     best_i = 0
     best = -1e300

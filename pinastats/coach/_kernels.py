@@ -1,4 +1,4 @@
-"""Numba kernels of the coach: one play-out to the end, and the keep of every hand (private).
+"""Numba kernels of the coach: play-outs to the end, and the keep of every hand (private).
 
 A play-out starts from an outcome position (the state after the mover's turn),
 plays every seat with one built-in one-turn agent (``kind``, ``params``) with
@@ -15,21 +15,25 @@ from pinastats._jit import jit
 from pinastats.agents._rollout import _play_to_end
 from pinastats.dice._kernels import _best_keep
 from pinastats.game._kernels import _copy_game
+from pinastats.game._random import _seed_stream
 
 
 @jit
-def _play_out(
-    kind: int, params: Any, board: Any, start: Any, game: Any, tables: Any, work: Any, rng: Any,
-    seat: int,
-) -> float:  # fmt: skip
-    """Copy ``start`` into ``game``, play it to the end; return :func:`_result` for ``seat``.
+def _play_outs(
+    kind: int, params: Any, board: Any, start: Any, tables: Any, work: Any, stream: Any,
+    seeds: Any, seat: int, out: Any,
+) -> None:  # fmt: skip
+    """``out[i]``: the :func:`_result` for ``seat`` of a play-out of ``start`` to the end.
 
-    ``start`` must be a game still running. ``work`` is the agent's scratch
-    memory; ``game`` is overwritten (it may be ``work.playout``).
+    Play-out ``i`` copies ``start`` (a game still running) into ``work.playout``
+    and draws from ``stream`` (see :mod:`pinastats.game._random`) reseeded with
+    ``seeds[i]``: whatever the start, play-out ``i`` sees the same numbers.
     """
-    _copy_game(start, game)
-    result: float = _play_to_end(kind, params, board, game, tables, work, rng, seat)
-    return result
+    game = work.playout
+    for i in range(seeds.shape[0]):
+        _seed_stream(stream, seeds[i])
+        _copy_game(start, game)
+        out[i] = _play_to_end(kind, params, board, game, tables, work, stream, seat)
 
 
 @jit

@@ -12,8 +12,9 @@ For each outcome position ``o`` the mover's win probability ``W(o)`` is exact
 when the game is over there (1 won, 0 lost, 1/2 no winner) and otherwise
 estimated by ``N`` play-outs to the end, every seat played by one built-in
 agent (the *policy*). Play-outs use common random numbers: play-out ``i`` of
-every outcome draws from a generator made from the same ``SeedSequence``
-child ``i``, so the estimates of two outcomes are positively correlated and
+every outcome draws from the same stream, seeded by a 64-bit word of
+``SeedSequence`` child ``i`` (:func:`pinastats.coach._kernels._play_outs`),
+so the estimates of two outcomes are positively correlated and
 their difference has a smaller (paired) standard error. With ``X[i, o]`` the
 result of play-out ``i`` from ``o``,
 
@@ -30,7 +31,6 @@ import itertools
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -38,11 +38,12 @@ import numpy.typing as npt
 from pinastats.agents import _kernels as AK
 from pinastats.agents.builtin import make_agent
 from pinastats.agents.tables import Workspace, turn_tables, workspace
-from pinastats.coach._kernels import _play_out
+from pinastats.coach._kernels import _play_outs
 from pinastats.dice.errors import is_whole
 from pinastats.errors import PinastatsError
 from pinastats.game import _happy_hour as HH
 from pinastats.game import _kernels as K
+from pinastats.game._random import new_stream
 from pinastats.game._state import Board, GameState, copy_state
 from pinastats.game.game import Game
 from pinastats.game.rules import EndReason, HappyHourEffect
@@ -239,8 +240,7 @@ class _Slot:
     """The scratch memory of one play-out thread."""
 
     work: Workspace
-    bits: np.random.PCG64
-    rng: np.random.Generator
+    stream: npt.NDArray[np.uint64]
 
 
 @dataclass
@@ -258,7 +258,7 @@ class Playouts:
     workers: int | None = None
     results: FloatArray = field(init=False)
     entropy: int = field(init=False)
-    _states: list[Any] = field(init=False, default_factory=list)
+    _seeds: list[int] = field(init=False, default_factory=list)
     _slots: list[_Slot] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
@@ -290,20 +290,19 @@ class Playouts:
             return np.zeros((m, m))
         return np.atleast_2d(np.cov(self.results, rowvar=False)) / self.n
 
-    def _child_state(self, i: int) -> Any:
-        while len(self._states) <= i:
+    def _child_seed(self, i: int) -> int:
+        """The stream seed of play-out ``i``: a word of ``SeedSequence`` child ``i``."""
+        while len(self._seeds) <= i:
             root = self._root
             child = np.random.SeedSequence(
-                root.entropy, spawn_key=(*root.spawn_key, len(self._states))
+                root.entropy, spawn_key=(*root.spawn_key, len(self._seeds))
             )
-            self._states.append(np.random.PCG64(child).state)
-        return self._states[i]
+            self._seeds.append(int(child.generate_state(1, dtype=np.uint64)[0]))
+        return self._seeds[i]
 
     def _slot(self, k: int) -> _Slot:
         while len(self._slots) <= k:
-            bits = np.random.PCG64(0)
-            work = workspace(self.outcomes.game.config)
-            self._slots.append(_Slot(work, bits, np.random.Generator(bits)))
+            self._slots.append(_Slot(workspace(self.outcomes.game.config), new_stream()))
         return self._slots[k]
 
     def _play(self, slot: _Slot, rows: range, out: FloatArray) -> None:
@@ -311,16 +310,12 @@ class Playouts:
         board, tables = game.config.board, turn_tables(game.config.rules.rolls)
         agent = make_agent(self.policy)
         kind, params = agent.code, agent.param_vector()
-        columns = self.outcomes.undecided
-        starts = self.outcomes.states
-        seat = self.outcomes.seat
-        work = slot.work
-        for i in rows:
-            state = self._states[i]
-            for o in columns:
-                slot.bits.state = state
-                out[i - rows.start, o] = _play_out(kind, params, board, starts[o], work.playout,
-                                                   tables, work, slot.rng, seat)  # fmt: skip
+        seeds = np.array(self._seeds[rows.start : rows.stop], dtype=np.uint64)
+        column = np.empty(len(rows))
+        for o in self.outcomes.undecided:
+            _play_outs(kind, params, board, self.outcomes.states[o], tables, slot.work,
+                       slot.stream, seeds, self.outcomes.seat, column)  # fmt: skip
+            out[:, o] = column
 
     def extend(self, n: int) -> None:
         """Play until every undecided outcome has ``n`` play-outs."""
@@ -328,7 +323,7 @@ class Playouts:
         if n <= first:
             return
         for i in range(first, n):
-            self._child_state(i)
+            self._child_seed(i)
         more = np.tile(self.outcomes.exact, (n - first, 1))
         workers = min(int(self.workers or 1), n - first)
         if self.outcomes.undecided.size:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pinastats._jit import jit_flat, jit_inline
 from pinastats.game._kernels import _free_space, _owns
+from pinastats.game._random import _uniform
 from pinastats.game._state import NO_SEAT
 from pinastats.game.rules import HappyHourEffect
 
@@ -22,7 +23,7 @@ _HH_GAIN = int(HappyHourEffect.GAIN_4)
 @jit_inline
 def _draw_happy_hour(rng):
     """The face of the Happy Hour die, 1 to 6 (``floor(6 u) + 1``)."""
-    return int(rng.random() * 6.0) + 1
+    return int(_uniform(rng) * 6.0) + 1
 
 
 @jit_flat

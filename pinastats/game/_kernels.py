@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from pinastats._jit import jit, jit_flat, jit_inline
+from pinastats.game._random import _uniform
 from pinastats.game._state import NO_SEAT
 from pinastats.game.rules import EndReason, PlacementRule, Trigger
 
@@ -43,7 +44,7 @@ _FACE_KEY = (6**5, 6**4, 6**3, 6**2, 6, 1)
 def _roll(rng, keep_counts, key_to_hand, keep):
     """Keep ``keep`` (a keep index), roll the other dice; return the new hand index.
 
-    Each die is ``floor(6 u) + 1`` with ``u = rng.random()``, drawn in order. The
+    Each die is ``floor(6 u) + 1`` with ``u = _uniform(rng)``, drawn in order. The
     key ``sum_f counts[f] 6**(5-f)`` is built from the keep's counts, then each die
     adds its face's power of 6 (no copy of the counts).
     """
@@ -53,7 +54,7 @@ def _roll(rng, keep_counts, key_to_hand, keep):
         key = key * 6 + keep_counts[keep, f]
         kept += keep_counts[keep, f]
     for _ in range(5 - kept):
-        key += _FACE_KEY[int(rng.random() * 6.0)]
+        key += _FACE_KEY[int(_uniform(rng) * 6.0)]
     return key_to_hand[key]
 
 
@@ -304,7 +305,7 @@ def _deal_into(rng, game, pool, sides, start_scores, tokens_each):
 
     ``pool`` is scratch room for the catalogue's ``n`` coaster indices. Cell ``c``
     gets the ``c``-th coaster of a uniformly random arrangement of the catalogue
-    (partial Fisher-Yates with ``rng.random()``: ``j = c + floor((n - c) u)``);
+    (partial Fisher-Yates with ``_uniform(rng)``: ``j = c + floor((n - c) u)``);
     ``sides`` gives each cell's side; the first player is drawn uniformly.
     """
     n_coasters = pool.shape[0]
@@ -312,12 +313,12 @@ def _deal_into(rng, game, pool, sides, start_scores, tokens_each):
         pool[i] = i
     cells = game.cell_coaster
     for c in range(cells.shape[0]):
-        j = c + int(rng.random() * (n_coasters - c))
+        j = c + int(_uniform(rng) * (n_coasters - c))
         pool[c], pool[j] = pool[j], pool[c]
         cells[c] = pool[c]
     for c in range(cells.shape[0]):
         game.cell_side[c] = sides[c]
-    first = int(rng.random() * game.players.shape[0])
+    first = int(_uniform(rng) * game.players.shape[0])
     _start_game(game, first, start_scores, tokens_each)
 
 
