@@ -261,8 +261,22 @@ def _dp_keep(tables, work, hand, rolls_left, rolls):
     return _keep_of(top, tables, hand)
 
 
+@jit_inline
+def _choice_uniform(draw, rng):
+    """The uniform a ``random`` agent's pick uses: ``_uniform(rng)`` when ``draw``, else 0.
+
+    The callers draw it (at the moment of the pick, so the order of draws is the
+    turn's) and the pick kernels take the number, not the stream: they compile
+    once for every kind of stream (a game's Generator, a play-out's stream).
+    """
+    u = 0.0
+    if draw:
+        u = _uniform(rng)
+    return u
+
+
 @jit_flat
-def _choose_keep(kind, params, board, game, tables, work, seat, hand, rolls_left, rng):
+def _choose_keep(kind, params, board, game, tables, work, seat, hand, rolls_left):
     """Keep index chosen with ``rolls_left`` rolls left (the whole hand = stop)."""
     if kind == K_RANDOM:
         return tables.hand_as_keep[hand]
@@ -285,14 +299,18 @@ def _choose_keep(kind, params, board, game, tables, work, seat, hand, rolls_left
 
 
 @jit_flat
-def _choose_cell(kind, params, board, game, seat, legal, rng):
-    """The legal cell chosen for the token (``legal`` is a boolean mask with a True)."""
+def _choose_cell(kind, params, board, game, seat, legal, u):
+    """The legal cell chosen for the token (``legal`` is a boolean mask with a True).
+
+    ``random`` takes legal cell number ``floor(n u)`` of the ``n``, ``u`` from
+    :func:`_choice_uniform` (drawn whenever ``random`` places).
+    """
     n_cells = legal.shape[0]
     if kind == K_RANDOM:
         n = 0
         for c in range(n_cells):
             n += legal[c]
-        pick = int(_uniform(rng) * n)
+        pick = int(u * n)
         for c in range(n_cells):
             if legal[c]:
                 if pick == 0:
@@ -315,18 +333,19 @@ def _choose_cell(kind, params, board, game, seat, legal, rng):
 
 
 @jit_flat
-def _best_happy_hour(kind, params, board, game, seat, effect, options, n, rng, saved):
+def _best_happy_hour(kind, params, board, game, seat, effect, options, n, u, saved):
     """Pick one of ``n`` Happy Hour options; ``saved`` is scratch room for a state.
 
-    ``random`` picks uniformly. The others maximise own line potential minus the
-    opponents' (never completing an opponent's line), trying each option on the
-    position and restoring it from ``saved`` (not ``work.playout``: a play-out
-    may be the position itself).
+    ``random`` picks option ``floor(n u)``, ``u`` from :func:`_choice_uniform`
+    (drawn when ``random`` has more than one option). The others maximise own
+    line potential minus the opponents' (never completing an opponent's line),
+    trying each option on the position and restoring it from ``saved`` (not
+    ``work.playout``: a play-out may be the position itself).
     """
     if n == 1:
         return options[0]
     if kind == K_RANDOM:
-        return options[int(_uniform(rng) * n)]
+        return options[int(u * n)]
     players = game.players
     best_i = 0
     best = -1e300
@@ -345,7 +364,7 @@ def _best_happy_hour(kind, params, board, game, seat, effect, options, n, rng, s
 
 
 @jit
-def _choose_happy_hour(kind, params, board, game, seat, effect, options, n, rng):
+def _choose_happy_hour(kind, params, board, game, seat, effect, options, n, u):
     """:func:`_best_happy_hour` with a fresh copy of the state (for calls from Python)."""
     saved = GameState(
         game.cell_coaster.copy(),
@@ -354,4 +373,4 @@ def _choose_happy_hour(kind, params, board, game, seat, effect, options, n, rng)
         game.players.copy(),
         game.status.copy(),
     )
-    return _best_happy_hour(kind, params, board, game, seat, effect, options, n, rng, saved)
+    return _best_happy_hour(kind, params, board, game, seat, effect, options, n, u, saved)

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from pinastats._jit import jit_flat, jit_inline
 from pinastats.agents._kernels import (
+    K_RANDOM,
     K_ROLLOUT,
     K_STRATEGIC,
     PARAM_POLICY,
     PARAM_ROLLOUTS,
+    _choice_uniform,
     _choose_cell,
 )
 from pinastats.agents._turn import _play_turn, _turn_dice, _turn_finish
@@ -79,7 +81,7 @@ def _rollout_cell(params, board, game, tables, work, rng, legal):
     n_rollouts = int(params[PARAM_ROLLOUTS])
     policy = int(params[PARAM_POLICY])
     if n_rollouts <= 0:
-        return _choose_cell(K_STRATEGIC, params, board, game, seat, legal, rng)
+        return _choose_cell(K_STRATEGIC, params, board, game, seat, legal, 0.0)
     playout = work.playout
     best_cell = only
     best = -1.0
@@ -118,5 +120,6 @@ def _agent_turn(kind, params, board, game, tables, work, rng):
         if rollout:
             cell = _rollout_cell(params, board, game, tables, work, rng, work.candidates)
         else:
-            cell = _choose_cell(kind, params, board, game, seat, work.candidates, rng)
+            u = _choice_uniform(kind == K_RANDOM, rng)
+            cell = _choose_cell(kind, params, board, game, seat, work.candidates, u)
     return _turn_finish(dice_kind, params, board, game, work, rng, cell, used)

@@ -17,8 +17,10 @@ from __future__ import annotations
 from pinastats._jit import jit_inline
 from pinastats.agents._kernels import (
     K_EV,
+    K_RANDOM,
     K_STRATEGIC,
     _best_happy_hour,
+    _choice_uniform,
     _choose_cell,
     _choose_keep,
     _prepare_turn,
@@ -36,7 +38,7 @@ def _turn_dice(kind, params, board, game, tables, work, rng):
     hand = _roll(rng, tables.keep_counts, tables.key_to_hand, 0)
     used = 1
     for rolls_left in range(board.rolls - 1, 0, -1):
-        keep = _choose_keep(kind, params, board, game, tables, work, seat, hand, rolls_left, rng)
+        keep = _choose_keep(kind, params, board, game, tables, work, seat, hand, rolls_left)
         if keep == tables.hand_as_keep[hand]:
             break
         hand = _roll(rng, tables.keep_counts, tables.key_to_hand, keep)
@@ -55,8 +57,9 @@ def _happy_hour(kind, params, board, game, work, rng):
     n = _happy_hour_options(board, game, seat, effect, work.options)
     option = -1
     if n > 0:
+        u = _choice_uniform((kind == K_RANDOM) & (n > 1), rng)
         option = _best_happy_hour(
-            kind, params, board, game, seat, effect, work.options, n, rng, work.saved
+            kind, params, board, game, seat, effect, work.options, n, u, work.saved
         )
         _apply_happy_hour(board, game, seat, effect, option)
     return effect, option
@@ -85,5 +88,6 @@ def _play_turn(kind, params, board, game, tables, work, rng):
     seat = game.status[0].to_move
     cell = -1
     if _legal_cells(board, game, seat, hand, work.legal) > 0:
-        cell = _choose_cell(kind, params, board, game, seat, work.legal, rng)
+        u = _choice_uniform(kind == K_RANDOM, rng)
+        cell = _choose_cell(kind, params, board, game, seat, work.legal, u)
     return _turn_finish(kind, params, board, game, work, rng, cell, used)

@@ -40,6 +40,7 @@ from pinastats.agents.protocol import AgentProtocol, is_agent
 from pinastats.agents.tables import Workspace, turn_tables, workspace
 from pinastats.dice.hands import check_dice, dice_tables
 from pinastats.errors import PinastatsError
+from pinastats.game._random import generator_rng
 from pinastats.game.game import Game, IllegalMoveError
 from pinastats.game.rules import HappyHourEffect
 from pinastats.game.turn import check_rerolls_left
@@ -220,7 +221,6 @@ class Agent:
             game.to_move,
             hand,
             int(rolls_left),
-            rng,
         )
         counts = dice_tables().keep_counts[k]
         return tuple(f + 1 for f in range(6) for _ in range(int(counts[f])))
@@ -249,13 +249,14 @@ class Agent:
                     game.state,
                     turn_tables(game.config.rules.rolls),
                     work,
-                    rng,
+                    generator_rng(rng),
                     legal,
                 )
             )
+        u = AK._choice_uniform(self.code == AK.K_RANDOM, rng)
         return int(
             AK._choose_cell(
-                self.code, self.param_vector(), board, game.state, game.to_move, legal, rng
+                self.code, self.param_vector(), board, game.state, game.to_move, legal, u
             )
         )
 
@@ -281,7 +282,7 @@ class Agent:
                 int(effect),
                 arr,
                 len(options),
-                rng,
+                AK._choice_uniform(self._decision_code == AK.K_RANDOM and len(options) > 1, rng),
             )
         )
 

@@ -20,20 +20,21 @@ from pinastats.game._random import _seed_stream
 
 @jit
 def _play_outs(
-    kind: int, params: Any, board: Any, start: Any, tables: Any, work: Any, stream: Any,
+    kind: int, params: Any, board: Any, start: Any, tables: Any, work: Any, rng: Any,
     seeds: Any, seat: int, out: Any,
 ) -> None:  # fmt: skip
     """``out[i]``: the :func:`_result` for ``seat`` of a play-out of ``start`` to the end.
 
     Play-out ``i`` copies ``start`` (a game still running) into ``work.playout``
-    and draws from ``stream`` (see :mod:`pinastats.game._random`) reseeded with
-    ``seeds[i]``: whatever the start, play-out ``i`` sees the same numbers.
+    and draws from the stream of ``rng`` (an :class:`~pinastats.game._random.Rng`
+    with ``use_stream``) reseeded with ``seeds[i]``: whatever the start,
+    play-out ``i`` sees the same numbers.
     """
     game = work.playout
     for i in range(seeds.shape[0]):
-        _seed_stream(stream, seeds[i])
+        _seed_stream(rng.stream, seeds[i])
         _copy_game(start, game)
-        out[i] = _play_to_end(kind, params, board, game, tables, work, stream, seat)
+        out[i] = _play_to_end(kind, params, board, game, tables, work, rng, seat)
 
 
 @jit

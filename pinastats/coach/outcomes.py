@@ -43,7 +43,7 @@ from pinastats.dice.errors import is_whole
 from pinastats.errors import PinastatsError
 from pinastats.game import _happy_hour as HH
 from pinastats.game import _kernels as K
-from pinastats.game._random import new_stream
+from pinastats.game._random import Rng, new_stream, stream_rng
 from pinastats.game._state import Board, GameState, copy_state
 from pinastats.game.game import Game
 from pinastats.game.rules import EndReason, HappyHourEffect
@@ -56,7 +56,6 @@ POLICIES = ("random", "greedy", "ev", "strategic")
 """The built-in agents that can play the play-outs (every seat)."""
 
 _STRATEGIC = make_agent("strategic").param_vector()
-_NO_RNG = np.random.default_rng(0)  # the strategic Happy Hour choice draws no number
 
 
 class CoachError(PinastatsError):
@@ -175,7 +174,7 @@ def _strategic_choice(
     """The ``strategic`` agent's choice among ``n`` Happy Hour options."""
     return int(
         AK._choose_happy_hour(
-            AK.K_STRATEGIC, _STRATEGIC, board, state, seat, effect, options, n, _NO_RNG
+            AK.K_STRATEGIC, _STRATEGIC, board, state, seat, effect, options, n, 0.0
         )
     )
 
@@ -240,7 +239,7 @@ class _Slot:
     """The scratch memory of one play-out thread."""
 
     work: Workspace
-    stream: npt.NDArray[np.uint64]
+    rng: Rng
 
 
 @dataclass
@@ -302,7 +301,9 @@ class Playouts:
 
     def _slot(self, k: int) -> _Slot:
         while len(self._slots) <= k:
-            self._slots.append(_Slot(workspace(self.outcomes.game.config), new_stream()))
+            self._slots.append(
+                _Slot(workspace(self.outcomes.game.config), stream_rng(new_stream()))
+            )
         return self._slots[k]
 
     def _play(self, slot: _Slot, rows: range, out: FloatArray) -> None:
@@ -314,7 +315,7 @@ class Playouts:
         column = np.empty(len(rows))
         for o in self.outcomes.undecided:
             _play_outs(kind, params, board, self.outcomes.states[o], tables, slot.work,
-                       slot.stream, seeds, self.outcomes.seat, column)  # fmt: skip
+                       slot.rng, seeds, self.outcomes.seat, column)  # fmt: skip
             out[:, o] = column
 
     def extend(self, n: int) -> None:

@@ -1,8 +1,8 @@
-"""The engine's one random draw, ``_uniform(rng)``, from either of two streams (private).
+"""The engine's one random draw, ``_uniform(rng)``, from a Generator or a stream (private).
 
 Every random choice of the kernels (a die, the Happy Hour die, a random
 agent's pick, the deal and the first seat) is ``floor(n u)`` of one uniform
-double ``u = _uniform(rng)``, in ``[0, 1)``. The stream ``rng`` is either
+double ``u = _uniform(rng)``, in ``[0, 1)``. What ``rng`` draws from:
 
 * a ``numpy.random.Generator``: ``u = rng.random()``. Games (``simulate``,
   ``play_turn``, the ``rollout`` agent) draw from these;
@@ -11,19 +11,24 @@ double ``u = _uniform(rng)``, in ``[0, 1)``. The stream ``rng`` is either
   (:func:`_seed_stream`, by splitmix64), so the coach's play-outs reseed it for
   every play-out inside one kernel call: play-out ``i`` from every outcome
   position draws the same numbers (common random numbers) without one Python
-  call, and its generator, per play-out.
+  call, and one Generator, per play-out.
 
-Which one a kernel uses is fixed when it compiles (by the type of ``rng``).
+The turn's kernels take an :class:`Rng`, which holds both and says which one
+draws: they compile once for games and play-outs alike (a turn takes about
+ten seconds to compile). A bare Generator is accepted too, by the small
+kernels that Python calls with one.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 from numba import types
 from numba.extending import overload
 
-from pinastats._jit import jit_inline
+from pinastats._jit import jit_flat, jit_inline
 
 _U = np.uint64
 _GOLDEN = _U(0x9E3779B97F4A7C15)
@@ -33,9 +38,31 @@ _TO_UNIT = 2.0**-53
 """``u = (x >> 11) 2**-53``: the top 53 bits of a 64-bit word as a double in ``[0, 1)``."""
 
 
+class Rng(NamedTuple):
+    """What a turn draws from: ``generator``, or ``stream`` when ``use_stream``."""
+
+    generator: np.random.Generator
+    stream: npt.NDArray[np.uint64]
+    use_stream: bool
+
+
+_IDLE_STREAM = np.zeros(4, dtype=np.uint64)  # never stepped: use_stream is False
+_IDLE_GENERATOR = np.random.default_rng(0)  # never drawn from: use_stream is True
+
+
 def new_stream() -> npt.NDArray[np.uint64]:
     """A stream's state array (seed it in a kernel with :func:`_seed_stream`)."""
     return np.zeros(4, dtype=np.uint64)
+
+
+def generator_rng(generator: np.random.Generator) -> Rng:
+    """The :class:`Rng` drawing from ``generator`` (``u = generator.random()``)."""
+    return Rng(generator, _IDLE_STREAM, False)
+
+
+def stream_rng(stream: npt.NDArray[np.uint64]) -> Rng:
+    """The :class:`Rng` drawing from the xoshiro256** ``stream`` (a :func:`new_stream`)."""
+    return Rng(_IDLE_GENERATOR, stream, True)
 
 
 @jit_inline
@@ -72,13 +99,23 @@ def _next_word(stream):
 
 
 def _uniform(rng):  # pragma: no cover - only its numba overload runs
-    """A uniform double in ``[0, 1)`` from ``rng`` (a Generator or a stream)."""
+    """A uniform double in ``[0, 1)`` from ``rng`` (an :class:`Rng` or a Generator)."""
     raise NotImplementedError("compiled through numba only")
+
+
+@jit_flat
+def _stream_uniform(stream):
+    """The top 53 bits of the next xoshiro256** word, as a double in ``[0, 1)``.
+
+    A real call (compiled once), not inlined: every draw site of the turn holds
+    both sources, and the Generator's is the one games run.
+    """
+    return float(_next_word(stream) >> _U(11)) * _TO_UNIT
 
 
 @overload(_uniform, inline="always")
 def _uniform_overload(rng):
-    """``rng.random()`` for a Generator; the top 53 bits of a xoshiro256** word for a stream."""
+    """``rng.random()`` for a bare Generator; for an :class:`Rng`, the source it names."""
     if isinstance(rng, types.NumPyRandomGeneratorType):
 
         def generator(rng):
@@ -86,7 +123,9 @@ def _uniform_overload(rng):
 
         return generator
 
-    def stream(rng):
-        return float(_next_word(rng) >> _U(11)) * _TO_UNIT
+    def either(rng):
+        if rng.use_stream:
+            return _stream_uniform(rng.stream)
+        return rng.generator.random()
 
-    return stream
+    return either

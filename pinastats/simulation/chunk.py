@@ -12,6 +12,7 @@ import numpy.typing as npt
 from pinastats.agents.builtin import Agent, AgentKind
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.agents.tables import turn_tables, workspace
+from pinastats.game._random import generator_rng
 from pinastats.game._state import SPACES, empty_state
 from pinastats.game.config import GameConfig
 from pinastats.simulation._kernels import _play_games
@@ -140,7 +141,7 @@ def play_chunk(spec: ChunkSpec, *, log: bool = False) -> tuple[ChunkOutput, Plac
         workspace(config),
         np.array([a.code for a in agents], dtype=np.int64),
         np.stack([a.param_vector() for a in agents]),
-        np.random.default_rng(spec.seed),
+        generator_rng(np.random.default_rng(spec.seed)),
         ChunkSetup(config.sides, config.start_scores, config.rules.tokens, spec.first_seat),
         out,
         placements,

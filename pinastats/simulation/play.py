@@ -18,6 +18,7 @@ from pinastats.agents.protocol import AgentProtocol
 from pinastats.agents.tables import turn_tables
 from pinastats.errors import PinastatsError
 from pinastats.game import _happy_hour as HHK
+from pinastats.game._random import generator_rng
 from pinastats.game.game import Game, IllegalMoveError, Seed, as_generator
 from pinastats.game.rules import HappyHourEffect
 from pinastats.game.turn import Dice, Turn, checked_keep
@@ -122,7 +123,8 @@ def play_turn_fast(game: Game, agent: Agent, rng: np.random.Generator) -> bool:
         return game.is_over
     board, state = game.config.board, game.state
     params, tables = agent.param_vector(), turn_tables(game.config.rules.rolls)
-    return bool(_policy_turn(agent.code, params, board, state, tables, agent._work(game), rng))
+    work = agent._work(game)
+    return bool(_policy_turn(agent.code, params, board, state, tables, work, generator_rng(rng)))
 
 
 def play_game(

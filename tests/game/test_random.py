@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from pinastats._jit import jit
-from pinastats.game._random import _seed_stream, _uniform, new_stream
+from pinastats.game._random import _seed_stream, _uniform, generator_rng, new_stream, stream_rng
 
 MASK = (1 << 64) - 1
 
@@ -53,25 +53,29 @@ def _draws(rng, n):  # type: ignore[no-untyped-def]
 
 
 @jit
-def _seeded_draws(stream, seed, n):  # type: ignore[no-untyped-def]
-    _seed_stream(stream, seed)
-    return _draws(stream, n)
+def _seeded_draws(rng, seed, n):  # type: ignore[no-untyped-def]
+    _seed_stream(rng.stream, seed)
+    return _draws(rng, n)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 12345, 2**63 - 1])
 def test_stream_is_xoshiro256_starstar(seed: int) -> None:
-    got = _seeded_draws(new_stream(), seed, 50).tolist()
+    got = _seeded_draws(stream_rng(new_stream()), seed, 50).tolist()
     assert got == _xoshiro_uniforms(seed, 50)
     assert all(0.0 <= u < 1.0 for u in got)
 
 
 def test_reseeding_repeats_the_stream() -> None:
-    stream = new_stream()
-    first = _seeded_draws(stream, 7, 20)
-    assert not np.array_equal(first, _seeded_draws(stream, 8, 20))
-    assert np.array_equal(first, _seeded_draws(stream, 7, 20))
+    rng = stream_rng(new_stream())
+    first = _seeded_draws(rng, 7, 20)
+    assert not np.array_equal(first, _seeded_draws(rng, 8, 20))
+    assert np.array_equal(first, _seeded_draws(rng, 7, 20))
 
 
 def test_a_generator_draws_its_own_random() -> None:
+    """Bare, or in an ``Rng``: the Generator's own ``random()``, and its stream is left alone."""
     expected = np.random.default_rng(3).random(20).tolist()
     assert _draws(np.random.default_rng(3), 20).tolist() == expected
+    rng = generator_rng(np.random.default_rng(3))
+    assert _draws(rng, 20).tolist() == expected
+    assert not rng.stream.any()
