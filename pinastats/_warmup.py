@@ -25,11 +25,9 @@ entry point:
 With two or more CPUs the groups of lane 1 compile in a second process while
 this one compiles those of lane 0: the cache is shared, and a kernel both
 need at the same moment is compiled by each (the same code, written twice).
-The lanes are ordered so that this happens little and they take about as
-long: lane 0 compiles the decisions, then the turn that calls them; lane 1
-the dice, the rules, the game loop and last the coach's play-outs (their own
-copy of the turn, on the play-out stream), by when lane 0 has cached the
-decisions they call.
+The lanes are ordered so that this happens little: lane 0 compiles the
+decisions, then the turn and the coach that call them; lane 1 the dice, the
+rules and the game loop.
 
 :func:`ensure_warm` is what the commands call before their heavy work: silent
 when the groups they need are cached, otherwise a line saying the engine is
@@ -93,7 +91,7 @@ GROUPS: dict[str, KernelGroup] = {
             lane=1,
             default=False,
         ),
-        KernelGroup("coach", "the coach's play-outs", G.coach_kernels, G.coach_compile, 5, lane=1),
+        KernelGroup("coach", "the coach's play-outs", G.coach_kernels, G.coach_compile, 5),
     )
 }
 """The kernel groups by name, in the order :func:`warm_up` compiles them."""
