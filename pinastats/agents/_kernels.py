@@ -17,7 +17,13 @@ from __future__ import annotations
 
 from pinastats._jit import jit, jit_flat, jit_inline
 from pinastats.agents._lines import _count_lines, _others_after, _potential_after
-from pinastats.dice._kernels import TIE_TOL, _best_keep, _best_of_keeps, _expect_keep, _expect_keeps
+from pinastats.dice._kernels import (
+    TIE_TOL,
+    _best_keep,
+    _best_of_keeps,
+    _expect_hand_keeps,
+    _expect_keeps,
+)
 from pinastats.game._happy_hour import _apply_happy_hour
 from pinastats.game._kernels import (
     _cell_combination,
@@ -254,9 +260,8 @@ def _dp_keep(tables, work, hand, rolls_left, rolls):
     t = tables
     top = work.top_keep
     prev = work.hand_value[rolls_left - 1]
-    for j in range(t.hand_keep_ptr[hand], t.hand_keep_ptr[hand + 1]):
-        k = t.hand_keep[j]
-        top[k] = _expect_keep(k, prev, t.keep_ptr, t.keep_hand, t.keep_weight, t.keep_scale)
+    _expect_hand_keeps(hand, prev, t.keep_ptr, t.keep_hand, t.keep_weight, t.keep_scale,
+                       t.hand_keep_ptr, t.hand_keep_by_rows, top)  # fmt: skip
     top[t.hand_as_keep[hand]] = work.stop_value[hand]  # keeping all five dice ends the turn
     return _keep_of(top, tables, hand)
 

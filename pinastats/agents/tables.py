@@ -35,8 +35,8 @@ class TurnTables(NamedTuple):
             ``6**(5-|k|)`` ordered outcomes, ``j`` in ``keep_ptr[k]:keep_ptr[k+1]``.
         keep_scale: ``6**-(5-|k|)``, turning weights into probabilities.
         hand_keep_ptr, hand_keep: CSR rows over hands: the distinct keeps of a hand.
-        keep_order, keep_groups, hand_order, hand_groups: keeps and hands grouped by
-            row length, for the DP kernels' loops.
+        keep_order, keep_groups, hand_order, hand_groups, hand_keep_by_rows: keeps
+            and hands grouped by row length, for the DP kernels' loops.
         keep_counts: ``(462, 6)`` face counts of each keep.
         key_to_hand: hand index of each base-6 face-count key (-1 where no hand).
         hand_as_keep: the keep index of keeping a whole hand (stopping).
@@ -55,6 +55,7 @@ class TurnTables(NamedTuple):
     keep_groups: IndexArray
     hand_order: IndexArray
     hand_groups: IndexArray
+    hand_keep_by_rows: IndexArray
     keep_counts: IntArray
     key_to_hand: IntArray
     hand_as_keep: IntArray
@@ -131,6 +132,7 @@ def turn_tables(rolls: int = DEFAULT_ROLLS) -> TurnTables:
         keep_groups=t.keep_groups,
         hand_order=t.hand_order,
         hand_groups=t.hand_groups,
+        hand_keep_by_rows=t.hand_keep_by_rows,
         keep_counts=t.keep_counts,
         key_to_hand=key_to_hand(),
         hand_as_keep=t.hand_as_keep,

@@ -126,6 +126,33 @@ def _expect_keeps(hand_value, final_value, stop_scale, keep_ptr, keep_hand, keep
 
 
 @jit_inline
+def _expect_hand_keeps(hand, hand_value, keep_ptr, keep_hand, keep_weight, keep_scale,
+                       hand_keep_ptr, hand_keep_by_rows, out):  # fmt: skip
+    """``out[k]`` as :func:`_expect_keeps`, for the keeps of ``hand`` only.
+
+    ``hand_keep_by_rows`` lists each hand's keeps longest row first, so keeps
+    with rows of one length come together, four at a time (:func:`_four_rows`).
+    """
+    j, hi = hand_keep_ptr[hand], hand_keep_ptr[hand + 1]
+    while j < hi:
+        k0 = hand_keep_by_rows[j]
+        n = keep_ptr[k0 + 1] - keep_ptr[k0]
+        k3 = hand_keep_by_rows[j + 3] if j + 3 < hi else k0
+        if j + 3 < hi and keep_ptr[k3 + 1] - keep_ptr[k3] == n:
+            k1, k2 = hand_keep_by_rows[j + 1], hand_keep_by_rows[j + 2]
+            s0, s1, s2, s3 = _four_rows(hand_value, keep_ptr, keep_hand, keep_weight,
+                                        k0, k1, k2, k3, n)  # fmt: skip
+            out[k0] = s0 * keep_scale[k0]
+            out[k1] = s1 * keep_scale[k1]
+            out[k2] = s2 * keep_scale[k2]
+            out[k3] = s3 * keep_scale[k3]
+            j += 4
+        else:
+            out[k0] = _expect_keep(k0, hand_value, keep_ptr, keep_hand, keep_weight, keep_scale)
+            j += 1
+
+
+@jit_inline
 def _best_of_hand(keep_value, hand_keep_ptr, hand_keep, h):
     """``max over the keeps k of hand h of keep_value[k]`` (scanned in keep order)."""
     best = keep_value[hand_keep[hand_keep_ptr[h]]]

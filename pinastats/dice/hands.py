@@ -81,8 +81,10 @@ class DiceTables:
             transition row, longest first, in index order within a group
             (group ``g`` is ``keep_order[keep_groups[g]:keep_groups[g + 1]]``).
         hand_order, hand_groups: the hands grouped the same way by their number of keeps.
+        hand_keep_by_rows: ``hand_keep`` with each hand's keeps longest row first
+            (stable), for the expectations of one hand's keeps.
 
-    The row pointers, ``keep_hand``, ``hand_keep``, the orders and the groups are
+    The row pointers, ``keep_hand``, ``hand_keep`` (both orders), the orders and the groups are
     ``uint32`` (:data:`IndexArray`); every other array is ``int64``.
     """
 
@@ -101,6 +103,7 @@ class DiceTables:
     keep_groups: IndexArray
     hand_order: IndexArray
     hand_groups: IndexArray
+    hand_keep_by_rows: IndexArray
 
     def hand_index(self, dice: Sequence[int]) -> int:
         """Index of the hand made of five dice 1-6 (any order)."""
@@ -198,6 +201,12 @@ def dice_tables() -> DiceTables:
 
     keep_order, keep_groups = _grouped(keep_ptr)
     hand_order, hand_groups = _grouped(hand_keep_ptr)
+    rows = np.diff(keep_ptr)
+    by_rows = [
+        k
+        for lo, hi in itertools.pairwise(hand_keep_ptr)
+        for k in sorted(hand_keep[lo:hi], key=lambda k: -rows[k])
+    ]
     return DiceTables(
         hand_counts=_frozen(hand_counts),
         hand_dice=_frozen(np.array(hands)),
@@ -214,6 +223,7 @@ def dice_tables() -> DiceTables:
         keep_groups=keep_groups,
         hand_order=hand_order,
         hand_groups=hand_groups,
+        hand_keep_by_rows=_frozen_index(by_rows),
     )
 
 

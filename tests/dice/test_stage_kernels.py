@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pinastats.dice import N_HANDS, N_KEEPS, dice_tables
-from pinastats.dice._kernels import _best_of_keeps, _expect_keeps
+from pinastats.dice._kernels import _best_of_keeps, _expect_hand_keeps, _expect_keeps
 
 
 def _row_by_row(hand_value: np.ndarray, final_value: np.ndarray, stop_scale: float | int,
@@ -57,3 +57,23 @@ def test_best_of_keeps_is_each_hands_maximum() -> None:
         for h in range(N_HANDS)
     ]
     assert out.tolist() == expected
+
+
+def test_one_hands_keeps_match_the_whole_stage() -> None:
+    """``_expect_hand_keeps`` writes each keep of the hand as ``_expect_keeps`` does, no other."""
+    t = dice_tables()
+    rng = np.random.default_rng(7)
+    hand_value = rng.random(N_HANDS)
+    scale = 6.0 ** -(5 - t.keep_size.astype(np.float64))
+    every = np.zeros(N_KEEPS)
+    _expect_keeps(hand_value, hand_value, 1.0, t.keep_ptr, t.keep_hand, t.keep_weight, scale,
+                  t.keep_order, t.keep_groups, every)  # fmt: skip
+    for hand in (0, 1, 57, 200, N_HANDS - 1):
+        out = np.full(N_KEEPS, np.nan)
+        _expect_hand_keeps(hand, hand_value, t.keep_ptr, t.keep_hand, t.keep_weight, scale,
+                           t.hand_keep_ptr, t.hand_keep_by_rows, out)  # fmt: skip
+        keeps = t.hand_keep[t.hand_keep_ptr[hand] : t.hand_keep_ptr[hand + 1]]
+        five = keeps[t.keep_size[keeps] == 5]  # a whole hand: the stage's own stop value
+        rest = np.setdiff1d(keeps, five)
+        assert out[rest].tolist() == every[rest].tolist()
+        assert np.isnan(np.delete(out, keeps)).all()

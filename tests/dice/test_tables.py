@@ -107,6 +107,16 @@ def test_index_tables_are_unsigned() -> None:
     """The kernels index with these: unsigned, so no negative-index wraparound is compiled."""
     t = dice_tables()
     for name in ("keep_ptr", "keep_hand", "hand_keep_ptr", "hand_keep", "keep_order",
-                 "keep_groups", "hand_order", "hand_groups"):  # fmt: skip
+                 "keep_groups", "hand_order", "hand_groups", "hand_keep_by_rows"):  # fmt: skip
         assert getattr(t, name).dtype == np.uint32, name
         assert not getattr(t, name).flags.writeable, name
+
+
+def test_each_hands_keeps_by_rows_are_its_keeps_longest_row_first() -> None:
+    t = dice_tables()
+    rows = np.diff(t.keep_ptr.astype(np.int64))
+    for h in range(N_HANDS):
+        lo, hi = int(t.hand_keep_ptr[h]), int(t.hand_keep_ptr[h + 1])
+        by_rows = t.hand_keep_by_rows[lo:hi].tolist()
+        assert sorted(by_rows) == sorted(t.hand_keep[lo:hi].tolist())
+        assert [rows[k] for k in by_rows] == sorted((rows[k] for k in by_rows), reverse=True)
