@@ -72,8 +72,9 @@ def _expect_keep(k, hand_value, keep_ptr, keep_hand, keep_weight, keep_scale):
 
 
 @jit_inline
-def _four_rows(hand_value, keep_ptr, keep_hand, keep_weight, k0, k1, k2, k3, n):
-    """The sums of :func:`_expect_keep` (before ``keep_scale``) of four keeps with rows of ``n``.
+def _expect_four_keeps(hand_value, keep_ptr, keep_hand, keep_weight, keep_scale,
+                       k0, k1, k2, k3, n, out):  # fmt: skip
+    """``out[k]`` as :func:`_expect_keep` for four keeps whose rows have ``n`` entries.
 
     The four sums are added side by side, each in the order of its own row: the
     processor overlaps four chains of additions instead of waiting on one, and
@@ -86,7 +87,10 @@ def _four_rows(hand_value, keep_ptr, keep_hand, keep_weight, k0, k1, k2, k3, n):
         s1 += keep_weight[a1 + j] * hand_value[keep_hand[a1 + j]]
         s2 += keep_weight[a2 + j] * hand_value[keep_hand[a2 + j]]
         s3 += keep_weight[a3 + j] * hand_value[keep_hand[a3 + j]]
-    return s0, s1, s2, s3
+    out[k0] = s0 * keep_scale[k0]
+    out[k1] = s1 * keep_scale[k1]
+    out[k2] = s2 * keep_scale[k2]
+    out[k3] = s3 * keep_scale[k3]
 
 
 @jit_flat
@@ -100,7 +104,7 @@ def _expect_keeps(hand_value, final_value, stop_scale, keep_ptr, keep_hand, keep
 
     The keeps are visited by group of equal row length
     (``keep_order[keep_groups[g]:keep_groups[g + 1]]``), four at a time
-    (:func:`_four_rows`); the values do not depend on the order of visit.
+    (:func:`_expect_four_keeps`); the values do not depend on the order of visit.
     """
     for g in range(keep_groups.shape[0] - 1):
         lo, hi = keep_groups[g], keep_groups[g + 1]
@@ -113,13 +117,9 @@ def _expect_keeps(hand_value, final_value, stop_scale, keep_ptr, keep_hand, keep
             continue
         quads = lo + (hi - lo) // 4 * 4
         for i in range(lo, quads, 4):
-            k0, k1, k2, k3 = keep_order[i], keep_order[i + 1], keep_order[i + 2], keep_order[i + 3]
-            s0, s1, s2, s3 = _four_rows(hand_value, keep_ptr, keep_hand, keep_weight,
-                                        k0, k1, k2, k3, n)  # fmt: skip
-            out[k0] = s0 * keep_scale[k0]
-            out[k1] = s1 * keep_scale[k1]
-            out[k2] = s2 * keep_scale[k2]
-            out[k3] = s3 * keep_scale[k3]
+            _expect_four_keeps(hand_value, keep_ptr, keep_hand, keep_weight, keep_scale,
+                               keep_order[i], keep_order[i + 1], keep_order[i + 2],
+                               keep_order[i + 3], n, out)  # fmt: skip
         for i in range(quads, hi):
             k = keep_order[i]
             out[k] = _expect_keep(k, hand_value, keep_ptr, keep_hand, keep_weight, keep_scale)
@@ -131,7 +131,7 @@ def _expect_hand_keeps(hand, hand_value, keep_ptr, keep_hand, keep_weight, keep_
     """``out[k]`` as :func:`_expect_keeps`, for the keeps of ``hand`` only.
 
     ``hand_keep_by_rows`` lists each hand's keeps longest row first, so keeps
-    with rows of one length come together, four at a time (:func:`_four_rows`).
+    with rows of one length come together, four at a time (:func:`_expect_four_keeps`).
     """
     j, hi = hand_keep_ptr[hand], hand_keep_ptr[hand + 1]
     while j < hi:
@@ -139,13 +139,9 @@ def _expect_hand_keeps(hand, hand_value, keep_ptr, keep_hand, keep_weight, keep_
         n = keep_ptr[k0 + 1] - keep_ptr[k0]
         k3 = hand_keep_by_rows[j + 3] if j + 3 < hi else k0
         if j + 3 < hi and keep_ptr[k3 + 1] - keep_ptr[k3] == n:
-            k1, k2 = hand_keep_by_rows[j + 1], hand_keep_by_rows[j + 2]
-            s0, s1, s2, s3 = _four_rows(hand_value, keep_ptr, keep_hand, keep_weight,
-                                        k0, k1, k2, k3, n)  # fmt: skip
-            out[k0] = s0 * keep_scale[k0]
-            out[k1] = s1 * keep_scale[k1]
-            out[k2] = s2 * keep_scale[k2]
-            out[k3] = s3 * keep_scale[k3]
+            _expect_four_keeps(hand_value, keep_ptr, keep_hand, keep_weight, keep_scale, k0,
+                               hand_keep_by_rows[j + 1], hand_keep_by_rows[j + 2], k3, n,
+                               out)  # fmt: skip
             j += 4
         else:
             out[k0] = _expect_keep(k0, hand_value, keep_ptr, keep_hand, keep_weight, keep_scale)
