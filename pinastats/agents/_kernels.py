@@ -270,14 +270,29 @@ def _dp_keep(tables, work, hand, rolls_left, rolls):
 def _choice_uniform(draw, rng):
     """The uniform a ``random`` agent's pick uses: ``_uniform(rng)`` when ``draw``, else 0.
 
-    The callers draw it (at the moment of the pick, so the order of draws is the
-    turn's) and the pick kernels take the number, not the stream: they compile
-    once for every kind of stream (a game's Generator, a play-out's stream).
+    :func:`_pick_cell` and :func:`_pick_happy_hour` draw it (at the moment of the
+    pick, so the order of draws is the turn's) and the pick kernels take the
+    number, not the stream: they compile once for every kind of stream (a
+    game's Generator, a play-out's stream).
     """
     u = 0.0
     if draw:
         u = _uniform(rng)
     return u
+
+
+@jit_inline
+def _pick_cell(kind, params, board, game, seat, legal, rng):
+    """:func:`_choose_cell`, ``random`` drawing its uniform from ``rng`` (every time it places)."""
+    u = _choice_uniform(kind == K_RANDOM, rng)
+    return _choose_cell(kind, params, board, game, seat, legal, u)
+
+
+@jit_inline
+def _pick_happy_hour(kind, params, board, game, seat, effect, options, n, rng, saved):
+    """:func:`_best_happy_hour`, ``random`` drawing its uniform from ``rng`` (from two options)."""
+    u = _choice_uniform((kind == K_RANDOM) & (n > 1), rng)
+    return _best_happy_hour(kind, params, board, game, seat, effect, options, n, u, saved)
 
 
 @jit_flat
@@ -369,8 +384,8 @@ def _best_happy_hour(kind, params, board, game, seat, effect, options, n, u, sav
 
 
 @jit
-def _choose_happy_hour(kind, params, board, game, seat, effect, options, n, u):
-    """:func:`_best_happy_hour` with a fresh copy of the state (for calls from Python)."""
+def _choose_happy_hour(kind, params, board, game, seat, effect, options, n, rng):
+    """:func:`_pick_happy_hour` with a fresh copy of the state (for calls from Python)."""
     saved = GameState(
         game.cell_coaster.copy(),
         game.cell_side.copy(),
@@ -378,4 +393,4 @@ def _choose_happy_hour(kind, params, board, game, seat, effect, options, n, u):
         game.players.copy(),
         game.status.copy(),
     )
-    return _best_happy_hour(kind, params, board, game, seat, effect, options, n, u, saved)
+    return _pick_happy_hour(kind, params, board, game, seat, effect, options, n, rng, saved)

@@ -15,13 +15,12 @@ from __future__ import annotations
 
 from pinastats._jit import jit_flat, jit_inline
 from pinastats.agents._kernels import (
-    K_RANDOM,
     K_ROLLOUT,
     K_STRATEGIC,
     PARAM_POLICY,
     PARAM_ROLLOUTS,
-    _choice_uniform,
     _choose_cell,
+    _pick_cell,
 )
 from pinastats.agents._turn import _play_turn, _turn_dice, _turn_finish
 from pinastats.game._kernels import _copy_game, _end_turn, _legal_cells, _place
@@ -120,6 +119,5 @@ def _agent_turn(kind, params, board, game, tables, work, rng):
         if rollout:
             cell = _rollout_cell(params, board, game, tables, work, rng, work.candidates)
         else:
-            u = _choice_uniform(kind == K_RANDOM, rng)
-            cell = _choose_cell(kind, params, board, game, seat, work.candidates, u)
+            cell = _pick_cell(kind, params, board, game, seat, work.candidates, rng)
     return _turn_finish(dice_kind, params, board, game, work, rng, cell, used)

@@ -17,12 +17,10 @@ from __future__ import annotations
 from pinastats._jit import jit_inline
 from pinastats.agents._kernels import (
     K_EV,
-    K_RANDOM,
     K_STRATEGIC,
-    _best_happy_hour,
-    _choice_uniform,
-    _choose_cell,
     _choose_keep,
+    _pick_cell,
+    _pick_happy_hour,
     _prepare_turn,
 )
 from pinastats.game._happy_hour import _apply_happy_hour, _draw_happy_hour, _happy_hour_options
@@ -57,9 +55,8 @@ def _happy_hour(kind, params, board, game, work, rng):
     n = _happy_hour_options(board, game, seat, effect, work.options)
     option = -1
     if n > 0:
-        u = _choice_uniform((kind == K_RANDOM) & (n > 1), rng)
-        option = _best_happy_hour(
-            kind, params, board, game, seat, effect, work.options, n, u, work.saved
+        option = _pick_happy_hour(
+            kind, params, board, game, seat, effect, work.options, n, rng, work.saved
         )
         _apply_happy_hour(board, game, seat, effect, option)
     return effect, option
@@ -88,6 +85,5 @@ def _play_turn(kind, params, board, game, tables, work, rng):
     seat = game.status[0].to_move
     cell = -1
     if _legal_cells(board, game, seat, hand, work.legal) > 0:
-        u = _choice_uniform(kind == K_RANDOM, rng)
-        cell = _choose_cell(kind, params, board, game, seat, work.legal, u)
+        cell = _pick_cell(kind, params, board, game, seat, work.legal, rng)
     return _turn_finish(kind, params, board, game, work, rng, cell, used)

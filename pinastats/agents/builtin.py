@@ -253,10 +253,9 @@ class Agent:
                     legal,
                 )
             )
-        u = AK._choice_uniform(self.code == AK.K_RANDOM, rng)
         return int(
-            AK._choose_cell(
-                self.code, self.param_vector(), board, game.state, game.to_move, legal, u
+            AK._pick_cell(
+                self.code, self.param_vector(), board, game.state, game.to_move, legal, rng
             )
         )
 
@@ -282,7 +281,7 @@ class Agent:
                 int(effect),
                 arr,
                 len(options),
-                AK._choice_uniform(self._decision_code == AK.K_RANDOM and len(options) > 1, rng),
+                rng,
             )
         )
 

@@ -56,6 +56,7 @@ POLICIES = ("random", "greedy", "ev", "strategic")
 """The built-in agents that can play the play-outs (every seat)."""
 
 _STRATEGIC = make_agent("strategic").param_vector()
+_NO_RNG = np.random.default_rng(0)  # the strategic Happy Hour choice draws no number
 
 
 class CoachError(PinastatsError):
@@ -174,7 +175,7 @@ def _strategic_choice(
     """The ``strategic`` agent's choice among ``n`` Happy Hour options."""
     return int(
         AK._choose_happy_hour(
-            AK.K_STRATEGIC, _STRATEGIC, board, state, seat, effect, options, n, 0.0
+            AK.K_STRATEGIC, _STRATEGIC, board, state, seat, effect, options, n, _NO_RNG
         )
     )
 
