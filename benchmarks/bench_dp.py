@@ -157,8 +157,8 @@ def main(argv: list[str] | None = None) -> None:
     scale = (6.0 ** -(5 - t.keep_size)).astype(np.float64)
     hands = np.empty((ROLLS, 252))
     keeps = np.empty((ROLLS, 462))
-    args = (final, t.keep_ptr, t.keep_hand, t.keep_weight, scale, t.keep_order, t.keep_groups,
-            t.hand_keep_ptr, t.hand_keep, t.hand_order, t.hand_groups, hands, keeps)  # fmt: skip
+    args = (final, t.keep_levels, t.keep_plus, scale, t.hand_as_keep, t.keep_minus, hands,
+            keeps)  # fmt: skip
     _solve_free(*args)  # compile, or load the cache
     solve_turn("full house")
 

@@ -21,7 +21,6 @@ from pinastats.dice._kernels import (
     TIE_TOL,
     _best_keep,
     _best_of_keeps,
-    _expect_hand_keeps,
     _expect_keeps,
 )
 from pinastats.game._happy_hour import _apply_happy_hour
@@ -223,12 +222,12 @@ def _final_values(kind, params, board, game, seat, work):
 
 @jit_flat
 def _prepare_turn(kind, params, board, game, tables, work, seat):
-    """Solve the stages of this turn's DP that do not depend on the dice (ev, strategic).
+    """Solve this turn's DP, which does not depend on the dice (ev, strategic).
 
-    ``hand_value[0] = final_value``; for ``r = 1 .. rolls - 2``:
-    ``keep_value[r-1] = K_r`` (stopping worth ``stop_value``) and
-    ``hand_value[r] = max over keeps``. The top stage is solved per hand in
-    :func:`_dp_keep`.
+    ``hand_value[0] = final_value``; for ``r = 1 .. rolls - 1``:
+    ``keep_value[r-1] = K_r`` (stopping worth ``stop_value``) and, below the
+    top stage, ``hand_value[r] = max over keeps`` (the next row of
+    ``keep_value`` as scratch memory).
     """
     if kind != K_EV and kind != K_STRATEGIC:
         return
@@ -237,12 +236,12 @@ def _prepare_turn(kind, params, board, game, tables, work, seat):
     for h in range(work.final_value.shape[0]):
         hand_value[0, h] = work.final_value[h]
     t = tables
-    for r in range(1, board.rolls - 1):
-        _expect_keeps(hand_value[r - 1], work.stop_value, 1.0, t.keep_ptr, t.keep_hand,
-                      t.keep_weight, t.keep_scale, t.keep_order, t.keep_groups,
-                      keep_value[r - 1])  # fmt: skip
-        _best_of_keeps(keep_value[r - 1], t.hand_keep_ptr, t.hand_keep, t.hand_order,
-                       t.hand_groups, hand_value[r])  # fmt: skip
+    for r in range(1, board.rolls):
+        _expect_keeps(hand_value[r - 1], work.stop_value, 1.0, t.keep_levels, t.keep_plus,
+                      t.keep_scale, t.hand_as_keep, keep_value[r - 1])  # fmt: skip
+        if r < board.rolls - 1:
+            _best_of_keeps(keep_value[r - 1], t.keep_minus, t.hand_as_keep, keep_value[r],
+                           hand_value[r])  # fmt: skip
 
 
 @jit_inline
@@ -252,18 +251,9 @@ def _keep_of(values, tables, hand):
 
 
 @jit_inline
-def _dp_keep(tables, work, hand, rolls_left, rolls):
+def _dp_keep(tables, work, hand, rolls_left):
     """Optimal keep for the prepared value function with ``rolls_left`` rolls left."""
-    if rolls_left <= rolls - 2:
-        return _keep_of(work.keep_value[rolls_left - 1], tables, hand)
-    # top stage: expectations only for the keeps of this hand
-    t = tables
-    top = work.top_keep
-    prev = work.hand_value[rolls_left - 1]
-    _expect_hand_keeps(hand, prev, t.keep_ptr, t.keep_hand, t.keep_weight, t.keep_scale,
-                       t.hand_keep_ptr, t.hand_keep_by_rows, top)  # fmt: skip
-    top[t.hand_as_keep[hand]] = work.stop_value[hand]  # keeping all five dice ends the turn
-    return _keep_of(top, tables, hand)
+    return _keep_of(work.keep_value[rolls_left - 1], tables, hand)
 
 
 @jit_inline
@@ -315,7 +305,7 @@ def _choose_keep(kind, params, board, game, tables, work, seat, hand, rolls_left
             return tables.hand_as_keep[hand]
         values = targets[_cell_combination(board, game, best_c), rolls_left - 1]
         return _keep_of(values, tables, hand)
-    return _dp_keep(tables, work, hand, rolls_left, board.rolls)
+    return _dp_keep(tables, work, hand, rolls_left)
 
 
 @jit_flat

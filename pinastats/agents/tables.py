@@ -35,8 +35,8 @@ class TurnTables(NamedTuple):
             ``6**(5-|k|)`` ordered outcomes, ``j`` in ``keep_ptr[k]:keep_ptr[k+1]``.
         keep_scale: ``6**-(5-|k|)``, turning weights into probabilities.
         hand_keep_ptr, hand_keep: CSR rows over hands: the distinct keeps of a hand.
-        keep_order, keep_groups, hand_order, hand_groups, hand_keep_by_rows: keeps
-            and hands grouped by row length, for the DP kernels' loops.
+        keep_levels, keep_plus, keep_minus: the keeps by size, with one die more
+            and one die less, for the DP kernels' stages.
         keep_counts: ``(462, 6)`` face counts of each keep.
         key_to_hand: hand index of each base-6 face-count key (-1 where no hand).
         hand_as_keep: the keep index of keeping a whole hand (stopping).
@@ -51,11 +51,9 @@ class TurnTables(NamedTuple):
     keep_scale: FloatArray
     hand_keep_ptr: IndexArray
     hand_keep: IndexArray
-    keep_order: IndexArray
-    keep_groups: IndexArray
-    hand_order: IndexArray
-    hand_groups: IndexArray
-    hand_keep_by_rows: IndexArray
+    keep_levels: IndexArray
+    keep_plus: IndexArray
+    keep_minus: IndexArray
     keep_counts: IntArray
     key_to_hand: IntArray
     hand_as_keep: IntArray
@@ -77,7 +75,6 @@ class Workspace(NamedTuple):
         legal: ``(n_cells,)`` legal cells of the final hand, in a play-out's turns.
         options: ``(2 n_cells**2 + 1,)`` choices of a Happy Hour effect.
         cell_value: ``(n_cells,)`` the agent's value of placing on each open cell.
-        top_keep: ``(462,)`` values of the keeps of the hand in hand.
         candidates: ``(n_cells,)`` legal cells of the final hand, in the game loop's turn
             (a ``rollout`` agent compares them by play-outs that use ``legal``).
         playout: a game state to play out on.
@@ -95,7 +92,6 @@ class Workspace(NamedTuple):
     legal: BoolArray
     options: IntArray
     cell_value: FloatArray
-    top_keep: FloatArray
     candidates: BoolArray
     playout: GameState
     saved: GameState
@@ -128,11 +124,9 @@ def turn_tables(rolls: int = DEFAULT_ROLLS) -> TurnTables:
         keep_scale=scale,
         hand_keep_ptr=t.hand_keep_ptr,
         hand_keep=t.hand_keep,
-        keep_order=t.keep_order,
-        keep_groups=t.keep_groups,
-        hand_order=t.hand_order,
-        hand_groups=t.hand_groups,
-        hand_keep_by_rows=t.hand_keep_by_rows,
+        keep_levels=t.keep_levels,
+        keep_plus=t.keep_plus,
+        keep_minus=t.keep_minus,
         keep_counts=t.keep_counts,
         key_to_hand=key_to_hand(),
         hand_as_keep=t.hand_as_keep,
@@ -154,7 +148,6 @@ def workspace(config: GameConfig) -> Workspace:
         legal=np.zeros(n_cells, dtype=np.bool_),
         options=np.zeros(2 * n_cells * n_cells + 1, dtype=np.int64),
         cell_value=np.zeros(n_cells),
-        top_keep=np.zeros(N_KEEPS),
         candidates=np.zeros(n_cells, dtype=np.bool_),
         playout=empty_state(n_cells, config.players),
         saved=empty_state(n_cells, config.players),

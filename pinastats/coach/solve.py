@@ -126,16 +126,15 @@ def solve_win_turn(
     best = np.zeros(N_HANDS, dtype=np.int64)
     for r in range(1, rolls_left + 1):
         kv = keep_value[r - 1]
-        _expect_keeps(hand_value, stop_value, 1.0, t.keep_ptr, t.keep_hand, t.keep_weight,
-                      t.keep_scale, t.keep_order, t.keep_groups, kv)  # fmt: skip
+        _expect_keeps(hand_value, stop_value, 1.0, t.keep_levels, t.keep_plus, t.keep_scale,
+                      t.hand_as_keep, kv)  # fmt: skip
         kw = keep_weights[r - 1]
         kw[:] = p @ hand_w
         kw[five] = stop_w[five_hands]
         if r < rolls_left:
             _best_keeps(kv, t.hand_keep_ptr, t.hand_keep, t.keep_size, best)
             hand_value = np.zeros(N_HANDS)
-            _best_of_keeps(kv, t.hand_keep_ptr, t.hand_keep, t.hand_order, t.hand_groups,
-                           hand_value)  # fmt: skip
+            _best_of_keeps(kv, t.keep_minus, t.hand_as_keep, keep_value[r], hand_value)
             hand_w = kw[best]
     return TurnWin(stop_w, final_w, keep_value, keep_weights)
 

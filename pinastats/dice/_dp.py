@@ -71,10 +71,8 @@ def run_kernel(values: FloatArray | IntArray, rolls: int, sticky: bool) -> npt.N
         )
     else:
         hands = np.empty((rolls, N_HANDS), dtype=values.dtype)
-        _solve_free(
-            values, t.keep_ptr, t.keep_hand, t.keep_weight, scale, t.keep_order, t.keep_groups,
-            t.hand_keep_ptr, t.hand_keep, t.hand_order, t.hand_groups, hands, keep_value,
-        )  # fmt: skip
+        _solve_free(values, t.keep_levels, t.keep_plus, scale, t.hand_as_keep, t.keep_minus,
+                    hands, keep_value)  # fmt: skip
     return keep_value
 
 

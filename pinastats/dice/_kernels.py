@@ -15,6 +15,7 @@ from numba import types
 from numba.extending import overload
 
 from pinastats._jit import jit_flat, jit_inline
+from pinastats.dice.hands import N_FACES, N_FOUR_DICE_KEEPS
 
 TIE_TOL = 1e-12
 """Two float keep values within ``TIE_TOL`` of each other tie (integer values tie when equal)."""
@@ -62,142 +63,72 @@ def _best_keep(keep_value, hand_keep_ptr, hand_keep, keep_size, hand):
     return best_k
 
 
-@jit_inline
-def _expect_keep(k, hand_value, keep_ptr, keep_hand, keep_weight, keep_scale):
-    """``K(k) = keep_scale[k] * sum_j keep_weight[j] * hand_value[keep_hand[j]]`` for one keep."""
-    s = hand_value[0] * 0
-    for j in range(keep_ptr[k], keep_ptr[k + 1]):
-        s += keep_weight[j] * hand_value[keep_hand[j]]
-    return s * keep_scale[k]
-
-
-@jit_inline
-def _expect_four_keeps(hand_value, keep_ptr, keep_hand, keep_weight, keep_scale,
-                       k0, k1, k2, k3, n, out):  # fmt: skip
-    """``out[k]`` as :func:`_expect_keep` for four keeps whose rows have ``n`` entries.
-
-    The four sums are added side by side, each in the order of its own row: the
-    processor overlaps four chains of additions instead of waiting on one, and
-    every sum is bit for bit the one of a row-by-row loop.
-    """
-    a0, a1, a2, a3 = keep_ptr[k0], keep_ptr[k1], keep_ptr[k2], keep_ptr[k3]
-    s0 = s1 = s2 = s3 = hand_value[0] * 0
-    for j in range(n):
-        s0 += keep_weight[a0 + j] * hand_value[keep_hand[a0 + j]]
-        s1 += keep_weight[a1 + j] * hand_value[keep_hand[a1 + j]]
-        s2 += keep_weight[a2 + j] * hand_value[keep_hand[a2 + j]]
-        s3 += keep_weight[a3 + j] * hand_value[keep_hand[a3 + j]]
-    out[k0] = s0 * keep_scale[k0]
-    out[k1] = s1 * keep_scale[k1]
-    out[k2] = s2 * keep_scale[k2]
-    out[k3] = s3 * keep_scale[k3]
-
-
 @jit_flat
-def _expect_keeps(hand_value, final_value, stop_scale, keep_ptr, keep_hand, keep_weight,
-                  keep_scale, keep_order, keep_groups, out):  # fmt: skip
-    """``out[k] = keep_scale[k] * sum_j keep_weight[j] * hand_value[keep_hand[j]]``.
+def _expect_keeps(hand_value, final_value, stop_scale, keep_levels, keep_plus, keep_scale,
+                  hand_as_keep, out):  # fmt: skip
+    """``out[k] = K_r(k)``: the value of keeping ``k`` and re-rolling the other dice.
+
+    The dice re-rolled are independent, so they can be rolled one at a time:
+    with ``S(h) = hand_value[h]`` for a hand and ``S(k) = sum_f S(k + f)`` over the
+    six faces ``f`` of one more die for a keep of fewer dice, ``S(k)`` is the sum
+    of ``hand_value`` over the ``6**(5-|k|)`` ordered re-rolls, and
+    ``K_r(k) = keep_scale[k] * S(k)``: 6 additions per keep (1,260 in all)
+    instead of a product per transition entry (4,368). ``keep_levels`` lists the
+    keeps of four dice first (``keep_plus`` then holds hands), then three, ...,
+    none, so each ``S`` is summed before the keeps one die smaller read it.
 
     Keeping all five dice re-rolls nothing: it ends the turn, so its value is the
     hand's final value, ``out[h] = stop_scale * final_value[h]`` (``stop_scale`` is 1,
     or ``6**(5 r)`` for the exact integer DP).
-
-    The keeps are visited by group of equal row length
-    (``keep_order[keep_groups[g]:keep_groups[g + 1]]``), four at a time
-    (:func:`_expect_four_keeps`); the values do not depend on the order of visit.
     """
-    for g in range(keep_groups.shape[0] - 1):
-        lo, hi = keep_groups[g], keep_groups[g + 1]
-        first = keep_order[lo]
-        n = keep_ptr[first + 1] - keep_ptr[first]
-        if n == 1:  # five dice kept: the row is the hand itself
-            for i in range(lo, hi):
-                k = keep_order[i]
-                out[k] = final_value[keep_hand[keep_ptr[k]]] * stop_scale
-            continue
-        quads = lo + (hi - lo) // 4 * 4
-        for i in range(lo, quads, 4):
-            _expect_four_keeps(hand_value, keep_ptr, keep_hand, keep_weight, keep_scale,
-                               keep_order[i], keep_order[i + 1], keep_order[i + 2],
-                               keep_order[i + 3], n, out)  # fmt: skip
-        for i in range(quads, hi):
-            k = keep_order[i]
-            out[k] = _expect_keep(k, hand_value, keep_ptr, keep_hand, keep_weight, keep_scale)
-
-
-@jit_inline
-def _expect_hand_keeps(hand, hand_value, keep_ptr, keep_hand, keep_weight, keep_scale,
-                       hand_keep_ptr, hand_keep_by_rows, out):  # fmt: skip
-    """``out[k]`` as :func:`_expect_keeps`, for the keeps of ``hand`` only.
-
-    ``hand_keep_by_rows`` lists each hand's keeps longest row first, so keeps
-    with rows of one length come together, four at a time (:func:`_expect_four_keeps`).
-    """
-    j, hi = hand_keep_ptr[hand], hand_keep_ptr[hand + 1]
-    while j < hi:
-        k0 = hand_keep_by_rows[j]
-        n = keep_ptr[k0 + 1] - keep_ptr[k0]
-        k3 = hand_keep_by_rows[j + 3] if j + 3 < hi else k0
-        if j + 3 < hi and keep_ptr[k3 + 1] - keep_ptr[k3] == n:
-            _expect_four_keeps(hand_value, keep_ptr, keep_hand, keep_weight, keep_scale, k0,
-                               hand_keep_by_rows[j + 1], hand_keep_by_rows[j + 2], k3, n,
-                               out)  # fmt: skip
-            j += 4
-        else:
-            out[k0] = _expect_keep(k0, hand_value, keep_ptr, keep_hand, keep_weight, keep_scale)
-            j += 1
-
-
-@jit_inline
-def _best_of_hand(keep_value, hand_keep_ptr, hand_keep, h):
-    """``max over the keeps k of hand h of keep_value[k]`` (scanned in keep order)."""
-    best = keep_value[hand_keep[hand_keep_ptr[h]]]
-    for j in range(hand_keep_ptr[h] + 1, hand_keep_ptr[h + 1]):
-        v = keep_value[hand_keep[j]]
-        best = v if v > best else best  # a select, not a branch
-    return best
+    for i in range(N_FOUR_DICE_KEEPS):
+        s = hand_value[keep_plus[i, 0]]
+        for f in range(1, N_FACES):
+            s += hand_value[keep_plus[i, f]]
+        out[keep_levels[i]] = s
+    for i in range(N_FOUR_DICE_KEEPS, keep_levels.shape[0]):
+        s = out[keep_plus[i, 0]]
+        for f in range(1, N_FACES):
+            s += out[keep_plus[i, f]]
+        out[keep_levels[i]] = s
+    for i in range(keep_levels.shape[0]):
+        k = keep_levels[i]
+        out[k] *= keep_scale[k]
+    for h in range(hand_as_keep.shape[0]):
+        out[hand_as_keep[h]] = final_value[h] * stop_scale
 
 
 @jit_flat
-def _best_of_keeps(keep_value, hand_keep_ptr, hand_keep, hand_order, hand_groups, out):
+def _best_of_keeps(keep_value, keep_minus, hand_as_keep, best, out):
     """``out[h] = max over the keeps k of hand h of keep_value[k]``.
 
-    The hands are visited by group of equal number of keeps
-    (``hand_order[hand_groups[g]:hand_groups[g + 1]]``), four side by side, each
-    scanning its own keeps in order (as :func:`_best_of_hand`).
+    ``best[k]`` becomes the best keep value inside ``k`` (``k`` itself
+    included), one face at a time: for each pair ``(k, k - f)`` of
+    ``keep_minus``, ``best[k] = max(best[k], best[k - f])``, the pairs of a face
+    in increasing count of that face, so that after face ``f`` ``best[k]`` is the
+    maximum over every way of dropping dice of faces ``1 .. f``. That is 1,260
+    comparisons instead of one per keep of each hand (4,368); a maximum is exact,
+    so the values are those of scanning each hand's keeps. ``best`` is scratch
+    memory of 462 values.
     """
-    for g in range(hand_groups.shape[0] - 1):
-        lo, hi = hand_groups[g], hand_groups[g + 1]
-        first = hand_order[lo]
-        n = hand_keep_ptr[first + 1] - hand_keep_ptr[first]
-        quads = lo + (hi - lo) // 4 * 4
-        for i in range(lo, quads, 4):
-            h0, h1, h2, h3 = hand_order[i], hand_order[i + 1], hand_order[i + 2], hand_order[i + 3]
-            a0, a1 = hand_keep_ptr[h0], hand_keep_ptr[h1]
-            a2, a3 = hand_keep_ptr[h2], hand_keep_ptr[h3]
-            b0, b1 = keep_value[hand_keep[a0]], keep_value[hand_keep[a1]]
-            b2, b3 = keep_value[hand_keep[a2]], keep_value[hand_keep[a3]]
-            for j in range(1, n):
-                v0, v1 = keep_value[hand_keep[a0 + j]], keep_value[hand_keep[a1 + j]]
-                v2, v3 = keep_value[hand_keep[a2 + j]], keep_value[hand_keep[a3 + j]]
-                b0 = v0 if v0 > b0 else b0
-                b1 = v1 if v1 > b1 else b1
-                b2 = v2 if v2 > b2 else b2
-                b3 = v3 if v3 > b3 else b3
-            out[h0], out[h1], out[h2], out[h3] = b0, b1, b2, b3
-        for i in range(quads, hi):
-            h = hand_order[i]
-            out[h] = _best_of_hand(keep_value, hand_keep_ptr, hand_keep, h)
+    for k in range(keep_value.shape[0]):
+        best[k] = keep_value[k]
+    for i in range(keep_minus.shape[0]):
+        k, smaller = keep_minus[i, 0], keep_minus[i, 1]
+        v, m = best[smaller], best[k]
+        best[k] = v if v > m else m  # a select, not a branch
+    for h in range(hand_as_keep.shape[0]):
+        out[h] = best[hand_as_keep[h]]
 
 
 @jit_flat
-def _solve_free(
-    final_value, keep_ptr, keep_hand, keep_weight, keep_scale, keep_order, keep_groups,
-    hand_keep_ptr, hand_keep, hand_order, hand_groups, hand_value, keep_value,
-):  # fmt: skip
+def _solve_free(final_value, keep_levels, keep_plus, keep_scale, hand_as_keep, keep_minus,
+                hand_value, keep_value):  # fmt: skip
     """Free re-holding: fill ``hand_value[r] = V_r`` and ``keep_value[r-1] = K_r``.
 
-    ``hand_value`` has shape ``(rolls, 252)`` and ``keep_value`` ``(rolls, 462)``.
+    ``hand_value`` has shape ``(rolls, 252)`` and ``keep_value`` ``(rolls, 462)``;
+    ``V_r`` is the best ``K_r`` inside each hand (:func:`_best_of_keeps`, with
+    the row ``keep_value[r]``, not yet solved, as its scratch memory).
     """
     rolls = hand_value.shape[0]
     for h in range(final_value.shape[0]):
@@ -206,10 +137,10 @@ def _solve_free(
     stop = full * 0 + 1
     for r in range(1, rolls + 1):
         stop *= full
-        _expect_keeps(hand_value[r - 1], final_value, stop, keep_ptr, keep_hand, keep_weight,
-                      keep_scale, keep_order, keep_groups, keep_value[r - 1])  # fmt: skip
+        _expect_keeps(hand_value[r - 1], final_value, stop, keep_levels, keep_plus, keep_scale,
+                      hand_as_keep, keep_value[r - 1])  # fmt: skip
         if r < rolls:
-            _best_of_keeps(keep_value[r - 1], hand_keep_ptr, hand_keep, hand_order, hand_groups,
+            _best_of_keeps(keep_value[r - 1], keep_minus, hand_as_keep, keep_value[r],
                            hand_value[r])  # fmt: skip
 
 

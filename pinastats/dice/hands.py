@@ -34,6 +34,8 @@ N_DICE = 5
 N_FACES = 6
 N_HANDS = 252
 N_KEEPS = 462
+N_FOUR_DICE_KEEPS = 126
+"""Keeps of four dice: C(9, 4); one more die makes each of them a hand."""
 N_OUTCOMES = N_FACES**N_DICE
 
 IntArray = npt.NDArray[np.int64]
@@ -77,15 +79,17 @@ class DiceTables:
         hand_keep: the keeps (sub-multisets) of each hand, including the hand
             itself (= stop) and the empty keep (= re-roll everything).
         hand_as_keep: ``(252,)`` the keep index of a whole hand.
-        keep_order, keep_groups: the keeps grouped by the length of their
-            transition row, longest first, in index order within a group
-            (group ``g`` is ``keep_order[keep_groups[g]:keep_groups[g + 1]]``).
-        hand_order, hand_groups: the hands grouped the same way by their number of keeps.
-        hand_keep_by_rows: ``hand_keep`` with each hand's keeps longest row first
-            (stable), for the expectations of one hand's keeps.
+        keep_levels: ``(210,)`` the keeps of fewer than five dice: four dice first,
+            then three, two, one, none (index order within a size).
+        keep_plus: ``(210, 6)`` row ``i``: keep ``keep_levels[i]`` with one more
+            die of face ``f + 1``, as a hand index for the keeps of four dice (the
+            first :data:`N_FOUR_DICE_KEEPS` rows), else as a keep index.
+        keep_minus: ``(1260, 2)`` pairs ``(k, k minus one die of face f)`` for every
+            keep ``k`` and face ``f`` it shows: the pairs of face 1 first, in
+            increasing count of that face, then those of face 2, and so on.
 
-    The row pointers, ``keep_hand``, ``hand_keep`` (both orders), the orders and the groups are
-    ``uint32`` (:data:`IndexArray`); every other array is ``int64``.
+    The row pointers, ``keep_hand``, ``hand_keep``, ``keep_levels``, ``keep_plus`` and
+    ``keep_minus`` are ``uint32`` (:data:`IndexArray`); every other array is ``int64``.
     """
 
     hand_counts: IntArray
@@ -99,11 +103,9 @@ class DiceTables:
     hand_keep_ptr: IndexArray
     hand_keep: IndexArray
     hand_as_keep: IntArray
-    keep_order: IndexArray
-    keep_groups: IndexArray
-    hand_order: IndexArray
-    hand_groups: IndexArray
-    hand_keep_by_rows: IndexArray
+    keep_levels: IndexArray
+    keep_plus: IndexArray
+    keep_minus: IndexArray
 
     def hand_index(self, dice: Sequence[int]) -> int:
         """Index of the hand made of five dice 1-6 (any order)."""
@@ -145,14 +147,6 @@ def _frozen_index(a: npt.ArrayLike) -> IndexArray:
     arr = np.ascontiguousarray(a, dtype=np.uint32)
     arr.setflags(write=False)
     return arr
-
-
-def _grouped(ptr: list[int]) -> tuple[IndexArray, IndexArray]:
-    """The rows of a CSR pointer grouped by length, longest first: ``(order, group bounds)``."""
-    lengths = np.diff(ptr)
-    order = np.argsort(-lengths, kind="stable")
-    cuts = np.flatnonzero(np.diff(lengths[order])) + 1
-    return _frozen_index(order), _frozen_index(np.concatenate([[0], cuts, [order.size]]))
 
 
 @cache
@@ -199,13 +193,17 @@ def dice_tables() -> DiceTables:
         hand_keep.extend(subs)
         hand_keep_ptr.append(len(hand_keep))
 
-    keep_order, keep_groups = _grouped(keep_ptr)
-    hand_order, hand_groups = _grouped(hand_keep_ptr)
-    rows = np.diff(keep_ptr)
-    by_rows = [
-        k
-        for lo, hi in itertools.pairwise(hand_keep_ptr)
-        for k in sorted(hand_keep[lo:hi], key=lambda k: -rows[k])
+    levels = [k for n in range(N_DICE - 1, -1, -1) for k, d in enumerate(keeps) if len(d) == n]
+    plus = [
+        [(hand_of if len(keeps[k]) == N_DICE - 1 else keep_of)[_key(_counts_of((*keeps[k], f)))]
+         for f in range(1, N_FACES + 1)]
+        for k in levels
+    ]  # fmt: skip
+    minus = [
+        (k, keep_of[_key(keep_counts[k] - np.eye(N_FACES, dtype=np.int64)[f])])
+        for f in range(N_FACES)
+        for k in sorted(range(len(keeps)), key=lambda k: keep_counts[k, f])
+        if keep_counts[k, f] > 0
     ]
     return DiceTables(
         hand_counts=_frozen(hand_counts),
@@ -219,11 +217,9 @@ def dice_tables() -> DiceTables:
         hand_keep_ptr=_frozen_index(hand_keep_ptr),
         hand_keep=_frozen_index(hand_keep),
         hand_as_keep=_frozen([keep_of[_key(c)] for c in hand_counts]),
-        keep_order=keep_order,
-        keep_groups=keep_groups,
-        hand_order=hand_order,
-        hand_groups=hand_groups,
-        hand_keep_by_rows=_frozen_index(by_rows),
+        keep_levels=_frozen_index(levels),
+        keep_plus=_frozen_index(plus),
+        keep_minus=_frozen_index(minus),
     )
 
 

@@ -7,6 +7,7 @@ import itertools
 import numpy as np
 
 from pinastats.dice import N_HANDS, N_KEEPS, N_OUTCOMES, dice_tables
+from pinastats.dice.hands import N_FOUR_DICE_KEEPS
 from tests.dice import oracle
 
 
@@ -84,39 +85,43 @@ def test_tables_are_read_only() -> None:
         assert not getattr(t, name).flags.writeable
 
 
-def test_groups_partition_the_rows_by_length() -> None:
-    """Each group of ``keep_order`` / ``hand_order`` holds rows of one length, in index order."""
+def test_keep_levels_go_from_four_dice_to_none() -> None:
     t = dice_tables()
-    for order, groups, ptr, n in (
-        (t.keep_order, t.keep_groups, t.keep_ptr, N_KEEPS),
-        (t.hand_order, t.hand_groups, t.hand_keep_ptr, N_HANDS),
-    ):
-        assert sorted(order.tolist()) == list(range(n))
-        lengths = np.diff(ptr.astype(np.int64))
-        sizes = []
-        for g in range(len(groups) - 1):
-            rows = order[groups[g] : groups[g + 1]]
-            assert rows.size
-            assert len(set(lengths[rows].tolist())) == 1
-            assert np.all(np.diff(rows.astype(np.int64)) > 0)
-            sizes.append(int(lengths[rows[0]]))
-        assert sizes == sorted(set(sizes), reverse=True)
+    sizes = t.keep_size[t.keep_levels].tolist()
+    assert sizes == sorted(sizes, reverse=True)
+    assert sorted(t.keep_levels.tolist()) == sorted(np.flatnonzero(t.keep_size < 5).tolist())
+    assert sizes.count(4) == N_FOUR_DICE_KEEPS
+
+
+def test_keep_plus_adds_one_die_of_each_face() -> None:
+    t = dice_tables()
+    for i, k in enumerate(t.keep_levels.tolist()):
+        for f in range(6):
+            grown = t.keep_counts[k] + np.eye(6, dtype=np.int64)[f]
+            j = int(t.keep_plus[i, f])
+            counts = t.hand_counts[j] if t.keep_size[k] == 4 else t.keep_counts[j]
+            assert counts.tolist() == grown.tolist()
+
+
+def test_keep_minus_drops_one_die_face_by_face_in_increasing_count() -> None:
+    t = dice_tables()
+    pairs = t.keep_minus.astype(np.int64)
+    faces = []
+    for k, smaller in pairs:
+        diff = t.keep_counts[k] - t.keep_counts[smaller]
+        assert sorted(diff.tolist()) == [0, 0, 0, 0, 0, 1]
+        faces.append(int(np.argmax(diff)))
+    assert faces == sorted(faces)
+    assert len(pairs) == int((t.keep_counts > 0).sum())  # every keep, every face it shows
+    for f in range(6):
+        counts = [int(t.keep_counts[k, f]) for k, _ in pairs[np.array(faces) == f]]
+        assert counts == sorted(counts)
 
 
 def test_index_tables_are_unsigned() -> None:
     """The kernels index with these: unsigned, so no negative-index wraparound is compiled."""
     t = dice_tables()
-    for name in ("keep_ptr", "keep_hand", "hand_keep_ptr", "hand_keep", "keep_order",
-                 "keep_groups", "hand_order", "hand_groups", "hand_keep_by_rows"):  # fmt: skip
+    for name in ("keep_ptr", "keep_hand", "hand_keep_ptr", "hand_keep", "keep_levels",
+                 "keep_plus", "keep_minus"):  # fmt: skip
         assert getattr(t, name).dtype == np.uint32, name
         assert not getattr(t, name).flags.writeable, name
-
-
-def test_each_hands_keeps_by_rows_are_its_keeps_longest_row_first() -> None:
-    t = dice_tables()
-    rows = np.diff(t.keep_ptr.astype(np.int64))
-    for h in range(N_HANDS):
-        lo, hi = int(t.hand_keep_ptr[h]), int(t.hand_keep_ptr[h + 1])
-        by_rows = t.hand_keep_by_rows[lo:hi].tolist()
-        assert sorted(by_rows) == sorted(t.hand_keep[lo:hi].tolist())
-        assert [rows[k] for k in by_rows] == sorted((rows[k] for k in by_rows), reverse=True)
