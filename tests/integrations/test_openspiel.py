@@ -37,16 +37,23 @@ from tests.integrations.playthrough import HERE, PLAYTHROUGHS, playthrough  # no
 GAMES = [SHORT_NAME, f"{SHORT_NAME}(players=3,happy_hour=True)", f"{SHORT_NAME}(players=4)"]
 
 
-@pytest.mark.parametrize("serialize", [False, True])
-@pytest.mark.parametrize("game_string", GAMES)
-def test_random_sim_test_in_a_subprocess(game_string: str, serialize: bool) -> None:
+def test_random_sim_test_in_a_subprocess() -> None:
+    """OpenSpiel's own checks of every game string, with and without serialization.
+
+    One fresh interpreter runs them all (it loads the engine once); it names the
+    first game that fails.
+    """
     code = (
         "import pyspiel, pinastats.integrations.openspiel\n"
-        f"game = pyspiel.load_game({game_string!r})\n"
-        f"pyspiel.random_sim_test(game, num_sims=3, serialize={serialize}, verbose=False)\n"
+        f"for game_string in {GAMES!r}:\n"
+        "    for serialize in (False, True):\n"
+        "        print(game_string, serialize, flush=True)\n"
+        "        game = pyspiel.load_game(game_string)\n"
+        "        pyspiel.random_sim_test(game, num_sims=3, serialize=serialize, verbose=False)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.returncode == 0, done.stdout[-300:] + done.stderr[-3000:]
+    assert done.stdout.splitlines() == [f"{g} {s}" for g in GAMES for s in (False, True)]
 
 
 @pytest.mark.parametrize("name", sorted(PLAYTHROUGHS))
