@@ -13,6 +13,7 @@ With a limit on the rules, the last rule ("otherwise ...") is the keep within
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import cache
 
@@ -20,7 +21,17 @@ import numpy as np
 import numpy.typing as npt
 
 from pinastats.dice.combinations import Combination, parse_combination
-from pinastats.dice.decision_list import Action, Check, Condition, DecisionList, Keep, Rule
+from pinastats.dice.decision_list import (
+    Action,
+    Check,
+    Condition,
+    DecisionList,
+    Keep,
+    Rule,
+    _all_hands,
+    _condition_mask,
+    _subsets,
+)
 from pinastats.dice.hands import N_DICE, dice_tables
 from pinastats.dice.solver import TurnSolution
 
@@ -77,79 +88,71 @@ def _total_test(keep: Keep) -> Condition:
 
 
 @cache
-def _hands() -> tuple[tuple[int, ...], ...]:
-    t = dice_tables()
-    return tuple(t.hand_of(h) for h in range(len(t.hand_dice)))
-
-
-@cache
 def _condition_masks() -> BoolArray:
     """``(conditions, 252)``: condition ``c`` holds for hand ``h``."""
-    hands = _hands()
-    return np.array([[c.holds(h) for h in hands] for c in conditions_vocabulary()])
+    return np.array([_condition_mask(c) for c in conditions_vocabulary()], dtype=np.bool_)
 
 
 @cache
 def _readings() -> tuple[tuple[tuple[tuple[int, ...], ...], ...], BoolArray]:
     """Per keep and hand, the keep indices of its readings; and where a keep applies."""
-    t = dice_tables()
-    hands = _hands()
+    hands, index = _all_hands(), _keep_indices()
     out = []
     applies = np.ones((len(keeps_vocabulary()), len(hands)), dtype=np.bool_)
     for j, keep in enumerate(keeps_vocabulary()):
-        row: list[tuple[int, ...]] = []
-        for h, hand in enumerate(hands):
-            if keep.action is Action.TOTAL and not _total_test(keep).holds(hand):
-                applies[j, h] = False
-                row.append(())
-                continue
-            row.append(tuple(t.keep_index(k) for k in keep.readings(hand)))
-        out.append(tuple(row))
+        row: tuple[tuple[int, ...], ...]
+        if keep.action is Action.TOTAL:  # the readings of the total's test; none where it fails
+            lo, hi = keep.lo, keep.hi
+            row = tuple(tuple(k for t, k in subs if lo <= t <= hi) for subs in _sub_keeps(keep.n))
+            applies[j] = [bool(ks) for ks in row]
+        else:
+            row = tuple(tuple(map(index.__getitem__, keep._readings(hand))) for hand in hands)
+        out.append(row)
     return tuple(out), applies
+
+
+@cache
+def _sub_keeps(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per hand, its distinct ``n``-dice keeps in reading order, as ``(total, keep index)``."""
+    index = _keep_indices()
+    return tuple(tuple((t, index[s]) for s, t in _subsets(d, n)) for d in _all_hands())
+
+
+@cache
+def _keep_indices() -> dict[tuple[int, ...], int]:
+    """Keep index by its sorted dice (readings are sorted), unchecked ``keep_index``."""
+    t = dice_tables()
+    return {t.keep_of(k): k for k in range(len(t.keep_size))}
 
 
 def stage_values(solution: TurnSolution, rolls_left: int) -> tuple[FloatArray, FloatArray]:
     """``K_r`` of the 462 keeps (keeping the hand = stopping: ``f(h)``) and ``V_r`` of the hands."""
     t = dice_tables()
     keep = solution.keep_value[rolls_left - 1]
-    best = np.array([
-        keep[t.hand_keep[t.hand_keep_ptr[h]:t.hand_keep_ptr[h + 1]]].max()
-        for h in range(len(t.hand_dice))
-    ])  # fmt: skip
+    best = np.maximum.reduceat(keep[t.hand_keep], t.hand_keep_ptr[:-1].astype(np.intp))
     return np.asarray(keep, dtype=np.float64), best
 
 
 def _losses(solution: TurnSolution, rolls_left: int) -> FloatArray:
     """``(keeps, 252)`` loss of each vocabulary keep on each hand (inf where it cannot apply)."""
     keep_value, best = stage_values(solution, rolls_left)
-    worst = keep_value[_reading_index_filled()].min(axis=2)
+    flat, starts = _reading_rows()
+    worst = np.minimum.reduceat(keep_value[flat], starts).reshape(-1, len(best))
     loss: FloatArray = best[None, :] - worst
     loss[~_readings()[1]] = np.inf
     return loss
 
 
 @cache
-def _reading_index() -> npt.NDArray[np.int64]:
-    """``(keeps, 252, most readings)`` keep indices of the readings, -1 as padding."""
-    readings, _ = _readings()
-    most = max(len(ks) for rows in readings for ks in rows)
-    out = np.full((len(readings), len(readings[0]), most), -1, dtype=np.int64)
-    for j, rows in enumerate(readings):
-        for h, ks in enumerate(rows):
-            out[j, h, : len(ks)] = ks
-    return out
-
-
-@cache
-def _reading_index_filled() -> npt.NDArray[np.int64]:
-    """:func:`_reading_index` padded with each row's first reading (a minimum ignores repeats).
+def _reading_rows() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """The keep indices of the readings of every (keep, hand), flat, and where each row starts.
 
     A hand no reading decides (a total whose test fails) gets keep 0; its loss is inf anyway.
     """
-    index = _reading_index()
-    first = np.maximum(index[:, :, :1], 0)
-    out: npt.NDArray[np.int64] = np.where(index >= 0, index, first)
-    return out
+    readings, _ = _readings()
+    flat = [ks or (0,) for rows in readings for ks in rows]
+    starts = np.cumsum([0, *map(len, flat[:-1])], dtype=np.intp)
+    return np.fromiter(itertools.chain.from_iterable(flat), dtype=np.intp), starts
 
 
 @dataclass(frozen=True)
@@ -286,30 +289,26 @@ def _exceptions(
     while missed.any() and len(chosen) < most:
         cols = np.flatnonzero(missed)  # the exceptions are among the hands left
         gain = rows[:, cols] @ (usable[:, cols] * wt[cols]).T
-        gain = np.where(n_bad == 0, gain, 0.0)
+        gain *= n_bad == 0  # the gains are finite and >= 0: a branch-free np.where(.., 0.0)
         gain[-1, ~is_total] = 0.0  # a keep with no condition is a default, not an exception
         if not (gain > 0).any():
             break
-        cands = np.argwhere(gain >= gain.max() * (1 - 1e-9))
+        ci, cj = np.divmod(np.flatnonzero(gain >= gain.max() * (1 - 1e-9)), gain.shape[1])
         lcols = np.flatnonzero(left)
-        share = usable[cands[:, 1]][:, lcols] * wt[lcols]
-        broad = (rows[cands[:, 0]][:, lcols] * share).sum(axis=1)
+        share = usable[cj][:, lcols] * wt[lcols]
+        broad = (rows[ci][:, lcols] * share).sum(axis=1)
         order = sorted(
-            range(len(cands)),
-            key=lambda i: (
-                int(cands[i, 0]) != len(rows) - 1,
-                -broad[i],
-                int(cands[i, 1]),
-                int(cands[i, 0]),
-            ),
+            range(len(ci)),
+            key=lambda i: (int(ci[i]) != len(rows) - 1, -broad[i], int(cj[i]), int(ci[i])),
         )
-        c, j = (int(x) for x in cands[order[0]])
+        c, j = int(ci[order[0]]), int(cj[order[0]])
         chosen.append((c, j))
         match = (rows[c] > 0) & left & usable[j]
-        gone = np.flatnonzero(match)
-        n_bad -= rows[:, gone] @ bad[:, gone].T
         left &= ~match
         missed &= ~match
+        if missed.any() and len(chosen) < most:  # the counts serve the next rule only
+            gone = np.flatnonzero(match)
+            n_bad -= rows[:, gone] @ bad[:, gone].T
     return chosen, missed
 
 

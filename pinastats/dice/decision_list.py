@@ -10,6 +10,9 @@ objects, so they cannot drift apart.
 A keep's *readings* are every keep its wording allows on a hand ("keep four
 dice that total 8-11" may allow several fours; "keep a largest group" allows
 either pair of two pairs). Whoever checks a list should check every reading.
+
+The public methods validate their dice; the private ``_holds``, ``_readings``, ``_rule_for`` trust
+sorted valid dice, and a list's ``_rule_index``, ``_hand_readings`` tabulate the 252 hands once.
 """
 
 from __future__ import annotations
@@ -18,12 +21,17 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache, cached_property
+
+import numpy as np
+import numpy.typing as npt
 
 from pinastats.dice.combinations import Combination
 from pinastats.dice.errors import DiceError
-from pinastats.dice.hands import check_dice
+from pinastats.dice.hands import check_dice, dice_tables
 
 Dice = tuple[int, ...]
+BoolArray = npt.NDArray[np.bool_]
 
 _NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 
@@ -113,24 +121,26 @@ class Condition:
 
     def holds(self, hand: Sequence[int]) -> bool:
         """Whether the condition holds for five dice."""
-        dice = check_dice(hand, what="a hand")
-        shown = sum(d in self.faces for d in dice)
-        groups = sorted((dice.count(v) for v in set(dice)), reverse=True)
+        return self._holds(check_dice(hand, what="a hand"))
+
+    def _holds(self, dice: Dice) -> bool:
+        """:meth:`holds` for five sorted valid dice (not checked)."""
         match self.check:
             case Check.MADE:
                 assert self.target is not None
                 return self.target.holds(dice)
             case Check.AT_LEAST:
-                return shown >= self.n
+                return sum(d in self.faces for d in dice) >= self.n
             case Check.AT_MOST:
-                return shown <= self.n
+                return sum(d in self.faces for d in dice) <= self.n
             case Check.VALUES:
                 return len(set(dice) & set(self.faces)) >= self.n
             case Check.GROUP:
-                return groups[0] >= self.n
+                return max(map(dice.count, dice)) >= self.n
             case Check.NO_GROUP:
-                return groups[0] < self.n
+                return max(map(dice.count, dice)) < self.n
             case Check.TWO_PAIRS:
+                groups = sorted((dice.count(v) for v in set(dice)), reverse=True)
                 return len(groups) > 1 and groups[1] >= 2
             case Check.SOME_TOTAL:
                 return bool(_totalling(dice, self.n, self.lo, self.hi))
@@ -206,7 +216,10 @@ class Keep:
 
     def readings(self, hand: Sequence[int]) -> tuple[Dice, ...]:
         """Every keep (sorted dice) the wording allows for this hand; at least one."""
-        dice = check_dice(hand, what="a hand")
+        return self._readings(check_dice(hand, what="a hand"))
+
+    def _readings(self, dice: Dice) -> tuple[Dice, ...]:
+        """:meth:`readings` for five sorted valid dice (not checked)."""
         match self.action:
             case Action.STOP:
                 return (dice,)
@@ -260,8 +273,27 @@ class Keep:
 
 def _totalling(dice: Dice, n: int, lo: int, hi: int) -> tuple[Dice, ...]:
     """The distinct ``n``-dice keeps of a hand totalling ``lo`` to ``hi``."""
-    subs = {c for c in itertools.combinations(dice, n) if lo <= sum(c) <= hi}
-    return tuple(sorted(subs))
+    return tuple(sub for sub, total in _subsets(dice, n) if lo <= total <= hi)
+
+
+@cache
+def _subsets(dice: Dice, n: int) -> tuple[tuple[Dice, int], ...]:
+    """The distinct ``n``-dice sub-multisets of a hand, sorted, each with its total."""
+    return tuple((sub, sum(sub)) for sub in sorted(set(itertools.combinations(dice, n))))
+
+
+@cache
+def _all_hands() -> tuple[Dice, ...]:
+    """The sorted dice of the 252 hands, by hand index."""
+    return tuple(tuple(int(d) for d in row) for row in dice_tables().hand_dice)
+
+
+@cache
+def _condition_mask(condition: Condition) -> BoolArray:
+    """Whether ``condition`` holds, for each of the 252 hands (read-only)."""
+    out = np.array([condition._holds(dice) for dice in _all_hands()], dtype=np.bool_)
+    out.setflags(write=False)
+    return out
 
 
 @dataclass(frozen=True)
@@ -310,11 +342,31 @@ class DecisionList:
 
     def rule_for(self, hand: Sequence[int]) -> int:
         """The index of the first rule whose condition holds for the hand."""
-        return next(i for i, r in enumerate(self.rules) if r.matches(hand))
+        return self._rule_for(check_dice(hand, what="a hand"))
 
     def readings(self, hand: Sequence[int]) -> tuple[Dice, ...]:
         """Every keep the list allows for the hand (the first matching rule's readings)."""
-        return self.rules[self.rule_for(hand)].keep.readings(hand)
+        dice = check_dice(hand, what="a hand")
+        return self.rules[self._rule_for(dice)].keep._readings(dice)
+
+    def _rule_for(self, dice: Dice) -> int:
+        """:meth:`rule_for` for five sorted valid dice (not checked)."""
+        return next(
+            i for i, r in enumerate(self.rules) if all(c._holds(dice) for c in r.conditions)
+        )
+
+    @cached_property
+    def _rule_index(self) -> tuple[int, ...]:
+        """:meth:`rule_for` of each of the 252 hands, by hand index."""
+        every = np.ones(len(_all_hands()), dtype=np.bool_)
+        hit = [np.all([every, *map(_condition_mask, r.conditions)], axis=0) for r in self.rules]
+        return tuple(np.argmax(hit, axis=0).tolist())
+
+    @cached_property
+    def _hand_readings(self) -> tuple[tuple[Dice, ...], ...]:
+        """:meth:`readings` of each of the 252 hands, by hand index."""
+        hands = _all_hands()
+        return tuple(self.rules[i].keep._readings(hands[h]) for h, i in enumerate(self._rule_index))
 
     def lines(self) -> list[str]:
         """The printed rules, in order."""

@@ -14,10 +14,15 @@ compares every reading with the solver's best keep:
 The chance of facing a hand after roll 1 is that of one roll of five dice; after
 roll 2 it is that of a turn played by the sheet (first reading; stopping keeps
 the hand).
+
+The measures apply a list to every hand through its tables of the 252 hands (the
+first matching rule and the readings, computed once per list by the evaluator of
+:meth:`DecisionList.readings`, without re-checking the dice of each hand).
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import cache
 
@@ -25,8 +30,14 @@ import numpy as np
 import numpy.typing as npt
 
 from pinastats.dice.combinations import Combination, parse_combination
-from pinastats.dice.decision_learn import MAX_RULES, TOLERANCE, learn_list, stage_values
-from pinastats.dice.decision_list import DecisionList, Dice
+from pinastats.dice.decision_learn import (
+    MAX_RULES,
+    TOLERANCE,
+    _keep_indices,
+    learn_list,
+    stage_values,
+)
+from pinastats.dice.decision_list import DecisionList, Dice, _all_hands
 from pinastats.dice.hands import N_DICE, dice_tables
 from pinastats.dice.solver import TurnSolution, solve_turn
 
@@ -102,26 +113,33 @@ class CheatSheet:
     tol: float
 
 
+def _reading_keeps(rules: DecisionList) -> list[tuple[int, ...]]:
+    """The keep indices of the list's readings of each hand, by hand index."""
+    index = _keep_indices().__getitem__
+    return [tuple(map(index, ks)) for ks in rules._hand_readings]
+
+
+def _worst(rules: DecisionList, solution: TurnSolution) -> tuple[FloatArray, FloatArray]:
+    """Per hand (252): the loss of the list's worst reading, and that reading's chance."""
+    keep_value, best = stage_values(solution, rules.rolls_left)
+    keeps = _reading_keeps(rules)
+    starts = np.cumsum([0, *map(len, keeps[:-1])])
+    worst = np.minimum.reduceat(keep_value[list(itertools.chain.from_iterable(keeps))], starts)
+    return best - worst, worst
+
+
 def hand_losses(rules: DecisionList, solution: TurnSolution) -> tuple[FloatArray, list[int]]:
     """Per hand (252): the loss of the list's worst reading, and the index of the rule deciding."""
-    t = dice_tables()
-    keep_value, best = stage_values(solution, rules.rolls_left)
-    loss = np.zeros(len(best))
-    used = []
-    for h in range(len(best)):
-        hand = t.hand_of(h)
-        used.append(rules.rule_for(hand))
-        worst = min(keep_value[t.keep_index(k)] for k in rules.readings(hand))
-        loss[h] = best[h] - worst
-    return loss, used
+    return _worst(rules, solution)[0], list(rules._rule_index)
 
 
 def next_weight(rules: DecisionList, weight: FloatArray) -> FloatArray:
     """Chance of each hand after the next roll when hands of chance ``weight`` follow the list."""
     t = dice_tables()
     out = np.zeros_like(weight)
+    keeps = _reading_keeps(rules)
     for h in range(len(weight)):
-        k = t.keep_index(rules.readings(t.hand_of(h))[0])
+        k = keeps[h][0]
         lo, hi = t.keep_ptr[k], t.keep_ptr[k + 1]
         scale = weight[h] / 6.0 ** (N_DICE - int(t.keep_size[k]))
         np.add.at(out, t.keep_hand[lo:hi], t.keep_weight[lo:hi] * scale)
@@ -132,20 +150,18 @@ def assess(
     rules: DecisionList, solution: TurnSolution, weight: FloatArray, tol: float = TOLERANCE
 ) -> StageSheet:
     """Measure a list against the exact keeps; ``weight`` is the chance of facing each hand."""
-    t = dice_tables()
-    keep_value, _ = stage_values(solution, rules.rolls_left)
-    loss, used = hand_losses(rules, solution)
+    loss, worst = _worst(rules, solution)
+    used = rules._rule_index
     uses = []
     for i in range(len(rules.rules)):
         hands = [h for h in range(len(loss)) if used[h] == i]
-        chances = [min(keep_value[t.keep_index(k)] for k in rules.readings(t.hand_of(h)))
-                   for h in hands]  # fmt: skip
+        chances = [worst[h] for h in hands]
         examples = _examples(rules, hands)
         uses.append(RuleUse(float(weight[hands].sum()), min(chances, default=0.0),
                             max(chances, default=0.0), examples))  # fmt: skip
     bad = loss > tol
-    missed = tuple(t.hand_of(int(h)) for h in sorted(np.flatnonzero(bad),
-                                                      key=lambda h: (-weight[h], h)))  # fmt: skip
+    missed = tuple(_all_hands()[int(h)] for h in sorted(np.flatnonzero(bad),
+                                                        key=lambda h: (-weight[h], h)))  # fmt: skip
     first_bad = min((used[h] for h in np.flatnonzero(bad)), default=len(rules.rules))
     return StageSheet(
         rules=rules, exact_rules=first_bad, coverage=float(weight[~bad].sum()),
@@ -160,8 +176,8 @@ def _examples(rules: DecisionList, hands: list[int]) -> tuple[tuple[Dice, Dice],
     likely = sorted(hands, key=lambda h: (-int(t.hand_weight[h]), h))
     out: list[tuple[Dice, Dice]] = []
     for h in likely:
-        hand = t.hand_of(h)
-        keep = rules.readings(hand)[0]
+        hand = _all_hands()[h]
+        keep = rules._hand_readings[h][0]
         if not out or all(len(k) != len(keep) for _, k in out):
             out.append((hand, keep))
         if len(out) == 2:
@@ -181,16 +197,19 @@ def played_chance(lists: tuple[DecisionList, ...], solution: TurnSolution) -> fl
     value = final
     for rules in sorted(lists, key=lambda dl: dl.rolls_left):
         nxt = np.zeros_like(value)
+        readings, keeps = rules._hand_readings, _reading_keeps(rules)
+        rerolled: dict[int, float] = {}  # per keep, the mean next V (the same for every hand)
         for h in range(len(value)):
             options = []
-            for keep in rules.readings(t.hand_of(h)):
-                k = t.keep_index(keep)
+            for keep, k in zip(readings[h], keeps[h], strict=True):
                 if len(keep) == N_DICE:
                     options.append(float(final[h]))
                     continue
-                lo, hi = t.keep_ptr[k], t.keep_ptr[k + 1]
-                total = float((t.keep_weight[lo:hi] * value[t.keep_hand[lo:hi]]).sum())
-                options.append(total / 6.0 ** (N_DICE - len(keep)))
+                if k not in rerolled:
+                    lo, hi = t.keep_ptr[k], t.keep_ptr[k + 1]
+                    total = float((t.keep_weight[lo:hi] * value[t.keep_hand[lo:hi]]).sum())
+                    rerolled[k] = total / 6.0 ** (N_DICE - len(keep))
+                options.append(rerolled[k])
             nxt[h] = min(options)
         value = nxt
     first = t.hand_weight / 6.0**N_DICE
