@@ -31,6 +31,32 @@ def test_page_check_finds_overlaps_and_text_off_the_page() -> None:
     assert len(problems) == 2
 
 
+def test_overlaps_are_those_of_comparing_every_pair_of_boxes() -> None:
+    """The array comparison finds exactly the pairs ``Bbox.overlaps`` finds (touching edges too)."""
+    from matplotlib.transforms import Bbox
+
+    from pinastats.report.typeset.check import drawn_texts
+
+    with style():
+        page = Page("a test")
+        for i in range(12):  # a staircase of lines, some on top of others, some apart
+            page.text(page.left + 0.4 * (i % 4), 2.0 + 0.09 * i, f"line {i} of a staircase")
+        page.text(page.left, 8.0, "x")  # narrower than twice the slack: its box turns inside out
+        page.text(page.left + 0.02, 8.0, "y")
+        problems = [p for p in page_problems(page.fig, slack=0.75) if p.startswith("overlap")]
+        texts = drawn_texts(page.fig)
+    shrunk = [(s, Bbox.from_extents(b.x0 + 0.75, b.y0 + 0.75, b.x1 - 0.75, b.y1 - 0.75))
+              for s, b in texts]  # fmt: skip
+    expected = [
+        f"overlap: {a!r} and {b!r}"
+        for i, (a, box_a) in enumerate(shrunk)
+        for b, box_b in shrunk[i + 1 :]
+        if box_a.overlaps(box_b)
+    ]
+    assert len(expected) > 3
+    assert problems == expected
+
+
 def test_a_clean_page_has_no_problems() -> None:
     with style():
         page = Page("a test")
