@@ -130,6 +130,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="no progress on stderr (a bar on a terminal, else a line every few seconds)",
     )
     parser.add_argument(
+        "--progress-every",
+        type=_seconds,
+        metavar="SECONDS",
+        help="off a terminal, a progress line every SECONDS (default 5)",
+    )
+    parser.add_argument(
         "-q",
         "--quiet",
         action="store_true",
@@ -252,6 +258,8 @@ def run(args: argparse.Namespace) -> int:
         "worker_timeout": args.worker_timeout or WORKER_TIMEOUT,
         "record": args.record,
     }
+    if args.progress_every is not None:
+        options["progress_every"] = args.progress_every
     if pieces is not None:
         summary = _simulate_pieces(agents, args, pieces, options)
     else:

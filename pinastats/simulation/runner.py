@@ -238,6 +238,7 @@ def simulate(
     worker_timeout: float = WORKER_TIMEOUT,
     record: str | Path | None = None,
     chunk_sink: ChunkSink | None = None,
+    progress_every: float | None = None,
 ) -> SimulationResult:
     """Play ``games`` games; ``agents[p]`` sits in seat ``p``.
 
@@ -246,8 +247,8 @@ def simulate(
     runs the chunks on a local ``dask.distributed`` cluster, or on the cluster
     at ``scheduler`` (``tcp://host:port``), failing when it has had no worker
     for ``worker_timeout`` seconds. ``progress``: ``"bar"`` redraws a bar on
-    stderr, ``"lines"`` writes a line every few seconds, True picks the bar on a
-    terminal and lines elsewhere. Runs whose per-game table would not fit in
+    stderr, ``"lines"`` writes a line every ``progress_every`` seconds (5), True
+    picks the bar on a terminal and lines elsewhere. Runs whose per-game table would not fit in
     memory are refused (:func:`check_memory`). Ctrl-C (or SIGTERM raised as a
     ``KeyboardInterrupt``) raises :class:`Interrupted` with the games played.
     ``record``: also write the record of every game to this file (JSON Lines,
@@ -273,6 +274,14 @@ def simulate(
         raise PinastatsError(
             f"worker timeout must be a number of seconds > 0, got {worker_timeout!r}"
         )
+    if progress_every is not None and (
+        isinstance(progress_every, bool)
+        or not isinstance(progress_every, int | float)
+        or not 0 < progress_every < float("inf")
+    ):
+        raise PinastatsError(
+            f"progress_every must be a number of seconds > 0, got {progress_every!r}"
+        )
     if chunk_sink is None:
         check_memory(games, config)
     specs = _chunk_specs(
@@ -280,7 +289,7 @@ def simulate(
     )
     if progress is True:
         progress = "bar" if sys.stderr.isatty() else "lines"
-    bar = _Progress(games, progress or "off")
+    bar = _Progress(games, progress or "off", every=progress_every)
     play = run_chunk if record is None else _recording(record, seed, chunk_size)
     warm = functools.partial(warm_up, rollout=plays_rollout(seats))
     try:

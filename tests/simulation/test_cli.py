@@ -275,6 +275,29 @@ def test_off_a_terminal_progress_is_a_line_now_and_then(
     assert (code, err) == (0, "")
 
 
+def test_progress_every_sets_the_time_between_lines(cli: Cli) -> None:
+    code, _, err = simulate(cli, "--agents", "random,random", *BASE, "--progress-every", "1e-9")
+    assert code == 0
+    assert [line.split(" games,")[0] for line in err.splitlines()] == [
+        "pinastats: 100/300",
+        "pinastats: 200/300",
+        "pinastats: 300/300",
+    ]
+    for bad in ("0", "-1", "soon"):
+        refused = cli("simulate", "--agents", "random,random", *BASE, "--progress-every", bad)
+        assert bad in refused.one_error_line()
+        assert "seconds" in refused.one_error_line()
+
+
+@pytest.mark.parametrize("bad", [0, -2.0, float("inf"), True, "5"])
+def test_simulate_refuses_a_bad_progress_interval(bad: object) -> None:
+    from pinastats.errors import PinastatsError
+    from pinastats.simulation import simulate as run
+
+    with pytest.raises(PinastatsError, match=r"progress_every must be a number of seconds > 0"):
+        run(["random", "random"], 10, progress_every=bad)  # type: ignore[arg-type]
+
+
 def test_quiet_silences_the_bar_on_a_terminal(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     code, _out, err = simulate(cli, "--agents", "random,random", *BASE, "-q")
