@@ -345,7 +345,7 @@ def jit_inline(func: F) -> F:
     The body is copied into every caller before typing, and each caller is then
     typed and optimised with it: no call, and the caller's loop-invariant reads
     (the board's and the tables' arrays) are hoisted out of its loop. For the
-    leaf helpers, and for the layers of the turn (``_agent_turn``, ``_play_turn``,
+    leaf helpers, and for the layers of the turn (``_play_turn``,
     ``_turn_dice``, ``_turn_finish``, the rules they apply) that a game loop
     runs once per turn: a real call there costs more than a random agent's turn
     (measured: 17 µs CPU per random game instead of 11). Every copy compiles

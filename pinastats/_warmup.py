@@ -87,7 +87,7 @@ GROUPS: dict[str, KernelGroup] = {
             "the rollout agent's game loop",
             G.rollout_kernels,
             G.rollout_compile,
-            36,
+            20,
             lane=1,
             default=False,
         ),

@@ -101,14 +101,16 @@ def _rollout_cell(params, board, game, tables, work, rng, legal):
     return best_cell
 
 
-@jit_inline
+@jit_flat
 def _agent_turn(kind, params, board, game, tables, work, rng):
     """Play the mover's turn with any built-in agent; return True when the game is over.
 
     ``rollout`` rolls and keeps as ``strategic`` and picks its cell by play-outs.
     The legal cells go in ``work.candidates``, which the play-outs' turns leave
-    alone (they use ``work.legal``). One copy of the turn serves every kind, so a
-    game loop inlines it once.
+    alone (they use ``work.legal``). One copy of the turn serves every kind. It
+    is a kernel of its own, called by the game loop that has ``rollout`` seats:
+    a call per turn is nothing beside a ``rollout`` turn's play-outs, and that
+    loop then compiles without a second inlined copy of the turn.
     """
     rollout = kind == K_ROLLOUT
     dice_kind = K_STRATEGIC if rollout else kind

@@ -19,7 +19,7 @@ def _clear_log(game, log, g):
             log.points[g, c, s] = 0
 
 
-@jit_inline
+@jit_flat
 def _log_turn(game, log, g, turn, mover, gained, placed):
     """After turn ``turn`` of game ``g``: the spaces filled or emptied in it.
 
@@ -41,7 +41,39 @@ def _log_turn(game, log, g, turn, mover, gained, placed):
 
 
 @jit_flat
-def _play_games(board, game, tables, work, kinds, params, rng, setup, out, log, rollout):
+def _new_game(game, work, rng, setup, log, g):
+    """Deal game ``g`` of the chunk and start it (the log's row cleared when logging)."""
+    _deal_into(rng, game, work.pool, setup.sides, setup.start_scores, setup.tokens_each)
+    if setup.first_seat >= 0:
+        _start_game(game, setup.first_seat, setup.start_scores, setup.tokens_each)
+    if log.turn.shape[0] > 0:
+        _clear_log(game, log, g)
+
+
+@jit_flat
+def _record_game(board, game, out, g):
+    """Write row ``g`` of each output from the finished game."""
+    status = game.status[0]
+    out.first[g] = status.first
+    out.winner[g] = status.winner
+    out.reason[g] = status.reason
+    out.trigger[g] = status.trigger
+    out.turns[g] = status.turn
+    out.line[g] = _winning_line(board, game, status.winner) if status.reason == _PINA else -1
+    for p in range(game.players.shape[0]):
+        out.scores[g, p] = game.players[p].score
+    for i in range(out.owners.shape[1]):
+        out.owners[g, i] = -1
+    for c in range(game.cell_coaster.shape[0]):
+        mask = 0
+        for s in range(2):
+            if game.spaces[c, s] >= 0:
+                mask |= 1 << game.spaces[c, s]
+        out.owners[g, game.cell_coaster[c]] = mask
+
+
+@jit_flat
+def _play_games(board, game, tables, work, kinds, params, rng, setup, out, log, plain, rollout):
     """Play ``out.first.shape[0]`` games in a row, writing one row of each output per game.
 
     ``kinds[p]``/``params[p]`` is the agent in seat ``p``; ``setup`` is a
@@ -56,48 +88,34 @@ def _play_games(board, game, tables, work, kinds, params, rng, setup, out, log, 
     the token on it at the end and the points of that placement. Logging draws
     nothing: the games are the same with and without it.
 
-    ``rollout`` is None when no seat is a ``rollout`` agent: numba then drops
-    the branch of the turn that plays the rollout agent's play-outs while it
-    compiles (a branch on a None argument is pruned), so the loop of the
-    one-turn agents compiles without them. With True every kind plays, the
-    same turn (:func:`~pinastats.agents._rollout._agent_turn`) and the same draws.
+    Exactly one of ``plain`` and ``rollout`` is True, the other None, and numba
+    drops the branch of the None one while it compiles (a test of a None
+    argument is pruned; of a bool, not): with ``plain`` (no seat is a
+    ``rollout`` agent) the loop inlines the one-turn agents' turn and compiles
+    without the rollout agent's play-outs; with ``rollout`` every kind plays,
+    through one call per turn of :func:`~pinastats.agents._rollout._agent_turn`
+    (the same turn and draws), and the loop holds no inlined turn. The start,
+    the log and the record of a game are kernels of their own
+    (:func:`_new_game`, :func:`_log_turn`, :func:`_record_game`) that both
+    loops call, so each loop compiles little more than its turn.
     """
     status = game.status[0]
     logging = log.turn.shape[0] > 0
     for g in range(out.first.shape[0]):
-        _deal_into(rng, game, work.pool, setup.sides, setup.start_scores, setup.tokens_each)
-        if setup.first_seat >= 0:
-            _start_game(game, setup.first_seat, setup.start_scores, setup.tokens_each)
-        if logging:
-            _clear_log(game, log, g)
+        _new_game(game, work, rng, setup, log, g)
         over = False
         while not over:
             mover = status.to_move
             turn = status.turn
             before = status.placements
             score = game.players[mover].score
-            if rollout is None:
+            if plain is not None:  # kept only in the loop of the one-turn agents
                 over = _play_turn(kinds[mover], params[mover], board, game, tables, work, rng)
-            else:
+            if rollout is not None:  # kept only in the loop of every agent
                 over = _agent_turn(kinds[mover], params[mover], board, game, tables, work, rng)
             placed = status.placements > before
             if placed:
                 out.placed[g, mover] += 1
             if logging:
                 _log_turn(game, log, g, turn, mover, game.players[mover].score - score, placed)
-        out.first[g] = status.first
-        out.winner[g] = status.winner
-        out.reason[g] = status.reason
-        out.trigger[g] = status.trigger
-        out.turns[g] = status.turn
-        out.line[g] = _winning_line(board, game, status.winner) if status.reason == _PINA else -1
-        for p in range(game.players.shape[0]):
-            out.scores[g, p] = game.players[p].score
-        for i in range(out.owners.shape[1]):
-            out.owners[g, i] = -1
-        for c in range(game.cell_coaster.shape[0]):
-            mask = 0
-            for s in range(2):
-                if game.spaces[c, s] >= 0:
-                    mask |= 1 << game.spaces[c, s]
-            out.owners[g, game.cell_coaster[c]] = mask
+        _record_game(board, game, out, g)

@@ -145,6 +145,7 @@ def play_chunk(spec: ChunkSpec, *, log: bool = False) -> tuple[ChunkOutput, Plac
         ChunkSetup(config.sides, config.start_scores, config.rules.tokens, spec.first_seat),
         out,
         placements,
+        None if plays_rollout(agents) else True,
         True if plays_rollout(agents) else None,
     )
     return out, placements
