@@ -272,10 +272,20 @@ def _choice_uniform(draw, rng):
 
 
 @jit_inline
-def _pick_cell(kind, params, board, game, seat, legal, rng):
+def _solves_turn(kind):
+    """Whether ``kind`` prepares its turn (:func:`_prepare_turn`: ev and strategic).
+
+    Random and greedy need no DP. A prepared turn also holds the agent's value of
+    each open cell (``work.cell_value``), which :func:`_choose_cell` can read.
+    """
+    return K_EV <= kind <= K_STRATEGIC
+
+
+@jit_inline
+def _pick_cell(kind, params, board, game, seat, legal, rng, values, prepared):
     """:func:`_choose_cell`, ``random`` drawing its uniform from ``rng`` (every time it places)."""
     u = _choice_uniform(kind == K_RANDOM, rng)
-    return _choose_cell(kind, params, board, game, seat, legal, u)
+    return _choose_cell(kind, params, board, game, seat, legal, u, values, prepared)
 
 
 @jit_inline
@@ -309,11 +319,16 @@ def _choose_keep(kind, params, board, game, tables, work, seat, hand, rolls_left
 
 
 @jit_flat
-def _choose_cell(kind, params, board, game, seat, legal, u):
+def _choose_cell(kind, params, board, game, seat, legal, u, values, prepared):
     """The legal cell chosen for the token (``legal`` is a boolean mask with a True).
 
     ``random`` takes legal cell number ``floor(n u)`` of the ``n``, ``u`` from
-    :func:`_choice_uniform` (drawn whenever ``random`` places).
+    :func:`_choice_uniform` (drawn whenever ``random`` places). The others take
+    the legal cell of highest value (the first of those within ``_EPS``), valued
+    by ``ev`` (greedy too) or ``strategic``. With ``prepared`` (ev or strategic
+    on the position its turn was prepared on) ``values[c]`` is that value,
+    counted by :func:`_final_values`; else each legal cell is valued here (the
+    same numbers, to the last bit: tested).
     """
     n_cells = legal.shape[0]
     if kind == K_RANDOM:
@@ -330,12 +345,15 @@ def _choose_cell(kind, params, board, game, seat, legal, u):
     best = 0.0
     kind = kind if kind == K_STRATEGIC else K_EV
     own_before = opp_before = 0.0
-    if kind == K_STRATEGIC:  # the position's potentials, once for every candidate
+    if kind == K_STRATEGIC and not prepared:  # the position's potentials, once
         own_before = _line_potential(board, game, seat)
         opp_before = _opponents_potential(board, game, seat)
     for c in range(n_cells):
         if legal[c]:
-            v = _value_given(kind, params, board, game, seat, c, own_before, opp_before)
+            if prepared:
+                v = values[c]
+            else:
+                v = _value_given(kind, params, board, game, seat, c, own_before, opp_before)
             if best_c < 0 or v > best + _EPS:
                 best_c = c
                 best = v

@@ -21,6 +21,7 @@ from pinastats.agents._kernels import (
     PARAM_ROLLOUTS,
     _choose_cell,
     _pick_cell,
+    _solves_turn,
 )
 from pinastats.agents._turn import _play_turn, _turn_dice, _turn_finish
 from pinastats.game._kernels import _copy_game, _end_turn, _legal_cells, _place
@@ -80,7 +81,8 @@ def _rollout_cell(params, board, game, tables, work, rng, legal):
     n_rollouts = int(params[PARAM_ROLLOUTS])
     policy = int(params[PARAM_POLICY])
     if n_rollouts <= 0:
-        return _choose_cell(K_STRATEGIC, params, board, game, seat, legal, 0.0)
+        return _choose_cell(K_STRATEGIC, params, board, game, seat, legal, 0.0, work.cell_value,
+                            True)  # fmt: skip
     playout = work.playout
     best_cell = only
     best = -1.0
@@ -121,5 +123,6 @@ def _agent_turn(kind, params, board, game, tables, work, rng):
         if rollout:
             cell = _rollout_cell(params, board, game, tables, work, rng, work.candidates)
         else:
-            cell = _pick_cell(kind, params, board, game, seat, work.candidates, rng)
+            cell = _pick_cell(kind, params, board, game, seat, work.candidates, rng,
+                              work.cell_value, _solves_turn(kind))  # fmt: skip
     return _turn_finish(dice_kind, params, board, game, work, rng, cell, used)

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 from pinastats._jit import jit_inline
 from pinastats.agents._kernels import (
-    K_EV,
-    K_STRATEGIC,
     _choose_keep,
     _pick_cell,
     _pick_happy_hour,
     _prepare_turn,
+    _solves_turn,
 )
 from pinastats.game._happy_hour import _apply_happy_hour, _draw_happy_hour, _happy_hour_options
 from pinastats.game._kernels import _end_turn, _legal_cells, _place, _roll
@@ -31,7 +30,7 @@ from pinastats.game._kernels import _end_turn, _legal_cells, _place, _roll
 def _turn_dice(kind, params, board, game, tables, work, rng):
     """Roll and keep for the mover; return ``(final hand index, rolls used)``."""
     seat = game.status[0].to_move
-    if K_EV <= kind <= K_STRATEGIC:  # random and greedy need no DP
+    if _solves_turn(kind):
         _prepare_turn(kind, params, board, game, tables, work, seat)
     hand = _roll(rng, tables.keep_counts, tables.key_to_hand, 0)
     used = 1
@@ -85,5 +84,6 @@ def _play_turn(kind, params, board, game, tables, work, rng):
     seat = game.status[0].to_move
     cell = -1
     if _legal_cells(board, game, seat, hand, work.legal) > 0:
-        cell = _pick_cell(kind, params, board, game, seat, work.legal, rng)
+        cell = _pick_cell(kind, params, board, game, seat, work.legal, rng, work.cell_value,
+                          _solves_turn(kind))  # fmt: skip
     return _turn_finish(kind, params, board, game, work, rng, cell, used)

@@ -253,11 +253,9 @@ class Agent:
                     legal,
                 )
             )
-        return int(
-            AK._pick_cell(
-                self.code, self.param_vector(), board, game.state, game.to_move, legal, rng
-            )
-        )
+        values = self._work(game).cell_value  # not read: each legal cell is valued here
+        return int(AK._pick_cell(self.code, self.param_vector(), board, game.state, game.to_move,
+                                 legal, rng, values, False))  # fmt: skip
 
     def choose_happy_hour(
         self, game: Game, effect: HappyHourEffect, options: list[int], rng: np.random.Generator

@@ -214,25 +214,31 @@ def test_counted_strategic_values_equal_a_recount(players: int) -> None:
 
 @pytest.mark.parametrize("kind", [K_EV, K_STRATEGIC])
 def test_chosen_cell_has_the_best_recounted_value(kind: int) -> None:
+    """Valued on the spot or read from the prepared turn, the choice is the plain scan's."""
     params = make_agent("strategic").param_vector()
+    rng = np.random.default_rng(8)
     for seed in range(4):
         for game in _positions(3, seed):
             values = python_strategic_values(game, params)
+            work = workspace(game.config)
+            _final_values(kind, params, game.config.board, game.state, game.to_move, work)
             if kind == K_EV:
-                work = workspace(game.config)
-                _final_values(K_EV, params, game.config.board, game.state, game.to_move, work)
                 values = {c: float(work.cell_value[c]) for c in values}
             if not values:
                 continue
-            legal = np.zeros(game.config.layout.n_cells, dtype=np.bool_)
-            legal[list(values)] = True
             board, state = game.config.board, game.state
-            cell = _choose_cell(kind, params, board, state, game.to_move, legal, 0.0)
-            best_c = -1  # the scan of the straightforward choice: ties go to the first cell
-            for c in sorted(values):
-                if best_c < 0 or values[c] > values[best_c] + 1e-12:
-                    best_c = c
-            assert cell == best_c
+            for cells in (sorted(values), sorted(rng.permutation(sorted(values))[:2].tolist())):
+                legal = np.zeros(game.config.layout.n_cells, dtype=np.bool_)
+                legal[cells] = True
+                best_c = -1  # the scan of the straightforward choice: ties go to the first cell
+                for c in cells:
+                    if best_c < 0 or values[c] > values[best_c] + 1e-12:
+                        best_c = c
+                unused = np.full(game.config.layout.n_cells, np.nan)
+                assert _choose_cell(kind, params, board, state, game.to_move, legal, 0.0, unused,
+                                    False) == best_c  # fmt: skip
+                assert _choose_cell(kind, params, board, state, game.to_move, legal, 0.0,
+                                    work.cell_value, True) == best_c  # fmt: skip
 
 
 @numba.njit
