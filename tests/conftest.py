@@ -9,13 +9,15 @@
   kernels before the workers start, so the workers load the cache instead of
   compiling them twice; each worker runs one BLAS thread (two workers already
   fill two cores); the report tests share one worker (group ``report``), so the
-  cheat-sheets are learned and the session's reports built once.
+  cheat-sheets are learned and the session's reports built once; the tests on a
+  running Dask cluster share one worker (group ``dask``) and one cluster
+  (``dask_scheduler``), so its worker processes start and load the engine once.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,10 +52,29 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Put the report tests in one xdist group (one worker learns the sheets once)."""
+    """The report tests in one xdist group (one worker learns the sheets once); so the Dask ones."""
     for item in items:
         if item.path.is_relative_to(REPORT_TESTS):
             item.add_marker(pytest.mark.xdist_group("report"))
+        elif "dask_scheduler" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("dask"))
+
+
+@pytest.fixture(scope="session")
+def dask_scheduler() -> Iterator[str]:
+    """The address of a real ``LocalCluster`` of 2 worker processes, one for the session.
+
+    Its workers import pinastats (it is installed) and load the engine once for
+    every test that plays on it; a test that stops workers makes its own cluster.
+    """
+    distributed = pytest.importorskip("dask.distributed", reason="the Dask extra is not installed")
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    )
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
 
 
 @pytest.fixture(scope="session", autouse=True)

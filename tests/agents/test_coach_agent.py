@@ -57,13 +57,9 @@ def test_simulate_plays_the_same_games_on_one_and_two_workers() -> None:
     assert [a.name for a in one.agents] == ["coach(playouts=2)", "strategic"]
 
 
-def test_simulate_on_dask_plays_the_same_games() -> None:
-    distributed = pytest.importorskip("dask.distributed", reason="the Dask extra is not installed")
+def test_simulate_on_dask_plays_the_same_games(dask_scheduler: str) -> None:
     seats = ["coach(playouts=2)", "greedy"]
     local = simulate(seats, 4, seed=2, workers=1, chunk_size=2)
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-    ) as cluster:
-        dask = simulate(seats, 4, seed=2, scheduler=cluster.scheduler_address, chunk_size=2)
+    dask = simulate(seats, 4, seed=2, scheduler=dask_scheduler, chunk_size=2)
     assert dask.engine == "dask"
     pd.testing.assert_frame_equal(local.games, dask.games)

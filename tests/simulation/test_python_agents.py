@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 import pickle
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -117,25 +117,12 @@ def test_a_bad_decision_raises_a_clear_error() -> None:
         run_chunk(spec)
 
 
-@pytest.fixture
-def scheduler() -> Iterator[str]:
-    """A real ``LocalCluster`` of 2 worker processes."""
-    distributed = pytest.importorskip("dask.distributed", reason="the Dask extra is not installed")
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-    )
-    try:
-        yield cluster.scheduler_address
-    finally:
-        cluster.close()
-
-
-def test_python_agents_play_the_same_games_on_dask_processes(scheduler: str) -> None:
+def test_python_agents_play_the_same_games_on_dask_processes(dask_scheduler: str) -> None:
     agent = RandomCell()
     assert pickle.loads(pickle.dumps(agent)).name == agent.name
     seats: list[Any] = [agent, "greedy"]
     config = GameConfig(players=2, rules=Rules(happy_hour=True))
     local = simulate(seats, 120, seed=9, config=config, workers=1, chunk_size=40)
-    dask = simulate(seats, 120, seed=9, config=config, scheduler=scheduler, chunk_size=40)
+    dask = simulate(seats, 120, seed=9, config=config, scheduler=dask_scheduler, chunk_size=40)
     assert dask.engine == "dask"
     pd.testing.assert_frame_equal(local.games, dask.games)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -19,19 +17,6 @@ AGENTS = ["ev", "greedy", "strategic(line=4,block=2)"]
 CONFIG = GameConfig(players=3, rules=Rules(happy_hour=True))
 
 
-@pytest.fixture
-def scheduler() -> Iterator[str]:
-    """A real ``LocalCluster`` of 2 worker processes (pinastats is installed, so they import it)."""
-    distributed = pytest.importorskip("dask.distributed")
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
-    )
-    try:
-        yield cluster.scheduler_address
-    finally:
-        cluster.close()
-
-
 def run(workers: int | None = None, scheduler: str | None = None) -> SimulationResult:
     return simulate(
         AGENTS,
@@ -44,10 +29,10 @@ def run(workers: int | None = None, scheduler: str | None = None) -> SimulationR
     )
 
 
-def test_one_thread_two_threads_and_dask_play_the_same_games(scheduler: str) -> None:
+def test_one_thread_two_threads_and_dask_play_the_same_games(dask_scheduler: str) -> None:
     one = run(workers=1)
     two = run(workers=2)
-    dask = run(scheduler=scheduler)
+    dask = run(scheduler=dask_scheduler)
     assert (one.engine, two.engine, dask.engine) == ("local", "local", "dask")
     assert dask.workers == 2
     pd.testing.assert_frame_equal(one.games, two.games)
