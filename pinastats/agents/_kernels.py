@@ -17,12 +17,8 @@ from __future__ import annotations
 
 from pinastats._jit import jit, jit_flat, jit_inline
 from pinastats.agents._lines import _count_lines, _others_after, _potential_after
-from pinastats.dice._kernels import (
-    TIE_TOL,
-    _best_keep,
-    _best_of_keeps,
-    _expect_keeps,
-)
+from pinastats.dice._kernels import _best_keep, _best_of_keeps, _expect_keeps
+from pinastats.dice.ranking import TIE_TOL
 from pinastats.game._happy_hour import _apply_happy_hour
 from pinastats.game._kernels import (
     _cell_combination,

@@ -85,8 +85,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Solve the turn and print the guide, the full table, or the advice for one hand."""
-    from pinastats._warmup import ensure_warm
-    from pinastats.dice import parse_combination, solve_turn
+    from pinastats.dice import parse_combination
+    from pinastats.dice.stored import load_solution
 
     comb = parse_combination(args.target)
     if args.dice is None:
@@ -94,8 +94,9 @@ def run(args: argparse.Namespace) -> int:
             fail("--rolls-left and --locked describe a hand: use them with --dice")
     elif args.all:
         fail("--all lists every hand; leave out --dice (or --all)")
-    ensure_warm(["dice"])
-    solution = solve_turn(comb, rolls=args.rolls, sticky=args.sticky)
+    solution = load_solution(comb, rolls=args.rolls, sticky=args.sticky)
+    if solution is None or args.dice is not None:  # a hand's advice runs the kernels
+        solution = _solve(comb, args.rolls, args.sticky)
     if args.dice is not None:
         _advise_hand(args, comb, solution)
     else:
@@ -104,6 +105,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------- shared pieces
+
+
+def _solve(comb: Combination, rolls: int, sticky: bool) -> TurnSolution:
+    """Solve the turn with the kernels (compiled first if need be) and keep the solution."""
+    from pinastats._warmup import ensure_warm
+    from pinastats.dice import solve_turn
+    from pinastats.dice.stored import save_solution
+
+    ensure_warm(["dice"])
+    solution = solve_turn(comb, rolls=rolls, sticky=sticky)
+    save_solution(comb, solution)
+    return solution
 
 
 def _header(comb: Combination, solution: TurnSolution) -> dict[str, Any]:

@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pinastats.dice._kernels import _solve_free, _solve_sticky
 from pinastats.dice.hands import N_DICE, N_HANDS, N_KEEPS, dice_tables
 
 FloatArray = npt.NDArray[np.float64]
@@ -59,6 +58,8 @@ def between() -> tuple[IntArray, IntArray]:
 
 def run_kernel(values: FloatArray | IntArray, rolls: int, sticky: bool) -> npt.NDArray[Any]:
     """``K_r`` for r = 1..rolls, shape ``(rolls, 462)``: float64, or int64 scaled by 6**(5r)."""
+    from pinastats.dice._kernels import _solve_free, _solve_sticky  # numba, imported on use
+
     t = dice_tables()
     exact = values.dtype == np.int64
     scale = scales()[1] if exact else scales()[0]

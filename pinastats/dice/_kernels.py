@@ -16,9 +16,7 @@ from numba.extending import overload
 
 from pinastats._jit import jit_flat, jit_inline
 from pinastats.dice.hands import N_FACES, N_FOUR_DICE_KEEPS
-
-TIE_TOL = 1e-12
-"""Two float keep values within ``TIE_TOL`` of each other tie (integer values tie when equal)."""
+from pinastats.dice.ranking import TIE_TOL
 
 
 def _beats(v, best, more_dice):  # pragma: no cover - only its numba overload runs

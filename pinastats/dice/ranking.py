@@ -18,12 +18,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pinastats.dice._kernels import TIE_TOL as TIE_TOL
-from pinastats.dice._kernels import _best_keep
 from pinastats.dice.errors import TargetError
 from pinastats.dice.hands import check_hand_index, dice_tables
 
 Value = float | int | Fraction
+
+TIE_TOL = 1e-12
+"""Two float keep values within ``TIE_TOL`` of each other tie (integer values tie when equal)."""
 
 
 def _is_exact(values: Sequence[Value] | npt.NDArray[Any]) -> bool:
@@ -82,4 +83,6 @@ def best_keep(keep_value: npt.NDArray[Any], hand: int) -> int:
     if row.shape != (t.keep_size.shape[0],) or row.dtype.kind not in "if":
         raise TargetError(f"keep values must be 462 int64 or float64 values, got {row.shape}")
     row = row.astype(np.int64 if row.dtype.kind == "i" else np.float64, copy=False)
+    from pinastats.dice._kernels import _best_keep  # numba, imported on use
+
     return int(_best_keep(row, t.hand_keep_ptr, t.hand_keep, t.keep_size, check_hand_index(hand)))
