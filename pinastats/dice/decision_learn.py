@@ -28,11 +28,10 @@ from pinastats.dice.decision_list import (
     DecisionList,
     Keep,
     Rule,
-    _all_hands,
     _condition_mask,
     _subsets,
 )
-from pinastats.dice.hands import N_DICE, dice_tables
+from pinastats.dice.hands import N_DICE, dice_tables, hand_tuples, keep_index_by_dice
 from pinastats.dice.solver import TurnSolution
 
 FloatArray = npt.NDArray[np.float64]
@@ -96,7 +95,7 @@ def _condition_masks() -> BoolArray:
 @cache
 def _readings() -> tuple[tuple[tuple[tuple[int, ...], ...], ...], BoolArray]:
     """Per keep and hand, the keep indices of its readings; and where a keep applies."""
-    hands, index = _all_hands(), _keep_indices()
+    hands, index = hand_tuples(), keep_index_by_dice()
     out = []
     applies = np.ones((len(keeps_vocabulary()), len(hands)), dtype=np.bool_)
     for j, keep in enumerate(keeps_vocabulary()):
@@ -114,15 +113,8 @@ def _readings() -> tuple[tuple[tuple[tuple[int, ...], ...], ...], BoolArray]:
 @cache
 def _sub_keeps(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Per hand, its distinct ``n``-dice keeps in reading order, as ``(total, keep index)``."""
-    index = _keep_indices()
-    return tuple(tuple((t, index[s]) for s, t in _subsets(d, n)) for d in _all_hands())
-
-
-@cache
-def _keep_indices() -> dict[tuple[int, ...], int]:
-    """Keep index by its sorted dice (readings are sorted), unchecked ``keep_index``."""
-    t = dice_tables()
-    return {t.keep_of(k): k for k in range(len(t.keep_size))}
+    index = keep_index_by_dice()
+    return tuple(tuple((t, index[s]) for s, t in _subsets(d, n)) for d in hand_tuples())
 
 
 def stage_values(solution: TurnSolution, rolls_left: int) -> tuple[FloatArray, FloatArray]:

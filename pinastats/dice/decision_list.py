@@ -11,8 +11,9 @@ A keep's *readings* are every keep its wording allows on a hand ("keep four
 dice that total 8-11" may allow several fours; "keep a largest group" allows
 either pair of two pairs). Whoever checks a list should check every reading.
 
-The public methods validate their dice; the private ``_holds``, ``_readings``, ``_rule_for`` trust
-sorted valid dice, and a list's ``_rule_index``, ``_hand_readings`` tabulate the 252 hands once.
+The public methods validate their dice; the private ``_holds`` and ``_readings`` trust sorted
+valid dice, and a list's ``_rule_index``, ``_hand_readings`` tabulate the 252 hands once (its
+``rule_for`` and ``readings`` read them).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import numpy.typing as npt
 
 from pinastats.dice.combinations import Combination
 from pinastats.dice.errors import DiceError
-from pinastats.dice.hands import check_dice, dice_tables
+from pinastats.dice.hands import check_dice, hand_index_by_dice, hand_tuples
 
 Dice = tuple[int, ...]
 BoolArray = npt.NDArray[np.bool_]
@@ -283,15 +284,9 @@ def _subsets(dice: Dice, n: int) -> tuple[tuple[Dice, int], ...]:
 
 
 @cache
-def _all_hands() -> tuple[Dice, ...]:
-    """The sorted dice of the 252 hands, by hand index."""
-    return tuple(tuple(int(d) for d in row) for row in dice_tables().hand_dice)
-
-
-@cache
 def _condition_mask(condition: Condition) -> BoolArray:
     """Whether ``condition`` holds, for each of the 252 hands (read-only)."""
-    out = np.array([condition._holds(dice) for dice in _all_hands()], dtype=np.bool_)
+    out = np.array([condition._holds(dice) for dice in hand_tuples()], dtype=np.bool_)
     out.setflags(write=False)
     return out
 
@@ -342,30 +337,23 @@ class DecisionList:
 
     def rule_for(self, hand: Sequence[int]) -> int:
         """The index of the first rule whose condition holds for the hand."""
-        return self._rule_for(check_dice(hand, what="a hand"))
+        return self._rule_index[hand_index_by_dice()[check_dice(hand, what="a hand")]]
 
     def readings(self, hand: Sequence[int]) -> tuple[Dice, ...]:
         """Every keep the list allows for the hand (the first matching rule's readings)."""
-        dice = check_dice(hand, what="a hand")
-        return self.rules[self._rule_for(dice)].keep._readings(dice)
-
-    def _rule_for(self, dice: Dice) -> int:
-        """:meth:`rule_for` for five sorted valid dice (not checked)."""
-        return next(
-            i for i, r in enumerate(self.rules) if all(c._holds(dice) for c in r.conditions)
-        )
+        return self._hand_readings[hand_index_by_dice()[check_dice(hand, what="a hand")]]
 
     @cached_property
     def _rule_index(self) -> tuple[int, ...]:
         """:meth:`rule_for` of each of the 252 hands, by hand index."""
-        every = np.ones(len(_all_hands()), dtype=np.bool_)
+        every = np.ones(len(hand_tuples()), dtype=np.bool_)
         hit = [np.all([every, *map(_condition_mask, r.conditions)], axis=0) for r in self.rules]
         return tuple(np.argmax(hit, axis=0).tolist())
 
     @cached_property
     def _hand_readings(self) -> tuple[tuple[Dice, ...], ...]:
         """:meth:`readings` of each of the 252 hands, by hand index."""
-        hands = _all_hands()
+        hands = hand_tuples()
         return tuple(self.rules[i].keep._readings(hands[h]) for h, i in enumerate(self._rule_index))
 
     def lines(self) -> list[str]:

@@ -33,12 +33,11 @@ from pinastats.dice.combinations import Combination, parse_combination
 from pinastats.dice.decision_learn import (
     MAX_RULES,
     TOLERANCE,
-    _keep_indices,
     learn_list,
     stage_values,
 )
-from pinastats.dice.decision_list import DecisionList, Dice, _all_hands
-from pinastats.dice.hands import N_DICE, dice_tables
+from pinastats.dice.decision_list import DecisionList, Dice
+from pinastats.dice.hands import N_DICE, dice_tables, hand_tuples, keep_index_by_dice
 from pinastats.dice.solver import TurnSolution, solve_turn
 
 FloatArray = npt.NDArray[np.float64]
@@ -115,7 +114,7 @@ class CheatSheet:
 
 def _reading_keeps(rules: DecisionList) -> list[tuple[int, ...]]:
     """The keep indices of the list's readings of each hand, by hand index."""
-    index = _keep_indices().__getitem__
+    index = keep_index_by_dice().__getitem__
     return [tuple(map(index, ks)) for ks in rules._hand_readings]
 
 
@@ -160,7 +159,7 @@ def assess(
         uses.append(RuleUse(float(weight[hands].sum()), min(chances, default=0.0),
                             max(chances, default=0.0), examples))  # fmt: skip
     bad = loss > tol
-    missed = tuple(_all_hands()[int(h)] for h in sorted(np.flatnonzero(bad),
+    missed = tuple(hand_tuples()[int(h)] for h in sorted(np.flatnonzero(bad),
                                                         key=lambda h: (-weight[h], h)))  # fmt: skip
     first_bad = min((used[h] for h in np.flatnonzero(bad)), default=len(rules.rules))
     return StageSheet(
@@ -176,7 +175,7 @@ def _examples(rules: DecisionList, hands: list[int]) -> tuple[tuple[Dice, Dice],
     likely = sorted(hands, key=lambda h: (-int(t.hand_weight[h]), h))
     out: list[tuple[Dice, Dice]] = []
     for h in likely:
-        hand = _all_hands()[h]
+        hand = hand_tuples()[h]
         keep = rules._hand_readings[h][0]
         if not out or all(len(k) != len(keep) for _, k in out):
             out.append((hand, keep))

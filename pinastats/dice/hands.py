@@ -161,6 +161,25 @@ def _keep_lookup() -> dict[int, int]:
 
 
 @cache
+def hand_tuples() -> tuple[tuple[int, ...], ...]:
+    """The sorted dice of every hand, by hand index."""
+    return tuple(tuple(int(d) for d in row) for row in dice_tables().hand_dice)
+
+
+@cache
+def hand_index_by_dice() -> dict[tuple[int, ...], int]:
+    """The hand index of each hand's sorted dice (a lookup that checks nothing)."""
+    return {h: i for i, h in enumerate(hand_tuples())}
+
+
+@cache
+def keep_index_by_dice() -> dict[tuple[int, ...], int]:
+    """The keep index of each keep's sorted dice (a lookup that checks nothing)."""
+    t = dice_tables()
+    return {t.keep_of(k): k for k in range(len(t.keep_counts))}
+
+
+@cache
 def dice_tables() -> DiceTables:
     """Build (once) the exact tables of hands, keeps and transitions."""
     hands = _multisets(N_DICE)

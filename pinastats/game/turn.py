@@ -28,7 +28,15 @@ from functools import cache
 
 import numpy as np
 
-from pinastats.dice.hands import N_DICE, check_dice, check_keep, dice_tables
+from pinastats.dice.hands import (
+    N_DICE,
+    check_dice,
+    check_keep,
+    dice_tables,
+    hand_index_by_dice,
+    hand_tuples,
+    keep_index_by_dice,
+)
 from pinastats.errors import PinastatsError
 from pinastats.game import _kernels as K
 from pinastats.game.game import Game, IllegalMoveError
@@ -46,32 +54,13 @@ def _key_to_hand() -> np.ndarray:
     return table
 
 
-@cache
-def _hands() -> tuple[Dice, ...]:
-    """The sorted dice of every hand, by hand index."""
-    return tuple(tuple(int(d) for d in row) for row in dice_tables().hand_dice)
-
-
-@cache
-def _keep_indices() -> dict[Dice, int]:
-    """The keep index of every sorted keep."""
-    t = dice_tables()
-    return {t.keep_of(k): k for k in range(len(t.keep_counts))}
-
-
-@cache
-def _hand_indices() -> dict[Dice, int]:
-    """The hand index of every sorted hand."""
-    return {h: i for i, h in enumerate(_hands())}
-
-
 def roll_dice(rng: np.random.Generator, keep: Sequence[int] = ()) -> Dice:
     """Keep ``keep`` (0 to 5 dice), roll the others with the engine's kernel; the sorted hand."""
-    index = _keep_indices().get(keep) if isinstance(keep, tuple) else None
+    index = keep_index_by_dice().get(keep) if isinstance(keep, tuple) else None
     if index is None:
         index = dice_tables().keep_index(keep)
     t = dice_tables()
-    return _hands()[K._roll(rng, t.keep_counts, _key_to_hand(), index)]
+    return hand_tuples()[K._roll(rng, t.keep_counts, _key_to_hand(), index)]
 
 
 @cache
@@ -112,7 +101,7 @@ def check_rerolls_left(game: Game, rolls_left: int) -> int:
 
 def hand_index(dice: Sequence[int]) -> int:
     """The dice layer's index of five dice (a table lookup for sorted tuples of ints)."""
-    index = _hand_indices().get(dice) if isinstance(dice, tuple) else None
+    index = hand_index_by_dice().get(dice) if isinstance(dice, tuple) else None
     return dice_tables().hand_index(dice) if index is None else index
 
 
@@ -178,7 +167,7 @@ class Turn:
         if game.is_over:
             raise IllegalMoveError(f"the game is over: {game.end_reason}; no turn to play")
         hand = tuple(dice)
-        if hand not in _hand_indices():
+        if hand not in hand_index_by_dice():
             hand = check_dice(dice)
         return cls(game.to_move, game.config.rules.rolls, [hand])
 
@@ -230,7 +219,7 @@ class Turn:
             self.stopped = True
             return self.dice
         new = tuple(dice)
-        if new not in _hand_indices():
+        if new not in hand_index_by_dice():
             new = check_dice(dice)
         checked_keep(kept, new)
         return self._record(kept, new)

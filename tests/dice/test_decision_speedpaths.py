@@ -24,7 +24,7 @@ from pinastats.dice import decision_list as L
 from pinastats.dice import decision_sheet as DS
 from pinastats.dice.combinations import Combination
 from pinastats.dice.decision_list import Action, Check, Condition, DecisionList, Keep, Rule
-from pinastats.dice.hands import N_DICE
+from pinastats.dice.hands import N_DICE, hand_index_by_dice, keep_index_by_dice
 
 SHEETS = ["Full House", "Small Straight", "Sum 12-14", "Sum ≤ 9", "Double Pair", "All Different"]
 HANDS = [dice_tables().hand_of(h) for h in range(252)]
@@ -73,16 +73,21 @@ def test_vocabulary_readings_match_the_public_path() -> None:
                 continue
             assert applies[j, h]
             assert rows[j][h] == tuple(t.keep_index(k) for k in keep.readings(hand))
-    assert all(DL._keep_indices()[t.keep_of(k)] == k for k in range(len(t.keep_size)))
+    assert all(keep_index_by_dice()[t.keep_of(k)] == k for k in range(len(t.keep_size)))
+    assert all(hand_index_by_dice()[t.hand_of(h)] == h for h in range(len(t.hand_dice)))
 
 
 def test_list_tables_match_rule_for_and_readings() -> None:
+    """The tables (one mask per condition) against a scan of the rules, hand by hand."""
     lists = _lists()
     assert len({dl.target for dl in lists}) == len(SHEETS)
     for dl in lists:
-        assert dl._rule_index == tuple(dl.rule_for(h) for h in HANDS)
-        assert dl._hand_readings == tuple(dl.readings(h) for h in HANDS)
-        assert all(dl._rule_for(check_dice(h)) == dl.rule_for(h) for h in HANDS)
+        scan = [next(i for i, r in enumerate(dl.rules) if r.matches(h)) for h in HANDS]
+        assert dl._rule_index == tuple(scan)
+        assert [dl.rule_for(h) for h in HANDS] == scan
+        readings = [dl.rules[i].keep.readings(h) for i, h in zip(scan, HANDS, strict=True)]
+        assert dl._hand_readings == tuple(readings)
+        assert [dl.readings(h) for h in HANDS] == readings
 
 
 def test_tables_leave_equality_hash_and_repr_alone() -> None:
