@@ -216,6 +216,16 @@ def _final_values(kind, params, board, game, seat, work):
         final[h] = lottery if lottery != 0.0 and not placeable[h] else stop[h]
 
 
+@jit_inline
+def _solves_turn(kind):
+    """Whether ``kind`` prepares its turn (:func:`_prepare_turn`: ev and strategic).
+
+    Random and greedy need no DP. A prepared turn also holds the agent's value of
+    each open cell (``work.cell_value``), which :func:`_choose_cell` can read.
+    """
+    return K_EV <= kind <= K_STRATEGIC
+
+
 @jit_flat
 def _prepare_turn(kind, params, board, game, tables, work, seat):
     """Solve this turn's DP, which does not depend on the dice (ev, strategic).
@@ -225,7 +235,7 @@ def _prepare_turn(kind, params, board, game, tables, work, seat):
     top stage, ``hand_value[r] = max over keeps`` (the next row of
     ``keep_value`` as scratch memory).
     """
-    if kind != K_EV and kind != K_STRATEGIC:
+    if not _solves_turn(kind):
         return
     _final_values(kind, params, board, game, seat, work)
     hand_value, keep_value = work.hand_value, work.keep_value
@@ -265,16 +275,6 @@ def _choice_uniform(draw, rng):
     if draw:
         u = _uniform(rng)
     return u
-
-
-@jit_inline
-def _solves_turn(kind):
-    """Whether ``kind`` prepares its turn (:func:`_prepare_turn`: ev and strategic).
-
-    Random and greedy need no DP. A prepared turn also holds the agent's value of
-    each open cell (``work.cell_value``), which :func:`_choose_cell` can read.
-    """
-    return K_EV <= kind <= K_STRATEGIC
 
 
 @jit_inline

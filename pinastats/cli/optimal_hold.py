@@ -94,8 +94,10 @@ def run(args: argparse.Namespace) -> int:
             fail("--rolls-left and --locked describe a hand: use them with --dice")
     elif args.all:
         fail("--all lists every hand; leave out --dice (or --all)")
-    solution = load_solution(comb, rolls=args.rolls, sticky=args.sticky)
-    if solution is None or args.dice is not None:  # a hand's advice runs the kernels
+    # a hand's advice runs the kernels: solve with them; the guide can read a stored solution
+    solution = None if args.dice is not None else load_solution(comb, rolls=args.rolls,
+                                                                  sticky=args.sticky)  # fmt: skip
+    if solution is None:
         solution = _solve(comb, args.rolls, args.sticky)
     if args.dice is not None:
         _advise_hand(args, comb, solution)

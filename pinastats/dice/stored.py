@@ -16,6 +16,7 @@ whole (a temporary file, then a rename); one that cannot be read is solved again
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import tempfile
@@ -37,13 +38,20 @@ def _path(comb: Combination, rolls: int, sticky: bool) -> Path | None:
     folder = cache_dir()
     if folder is None:
         return None
-    here = Path(__file__).resolve().parent
     h = hashlib.sha256(b"pinastats turn solution\0")
     h.update(np.ascontiguousarray(target_values(comb), dtype=np.int64).tobytes())
     h.update(f"\0{rolls}\0{bool(sticky)}\0".encode())
-    for name in _SOURCES:
-        h.update((here / name).read_bytes())
+    h.update(_sources_digest(Path(__file__).resolve().parent))
     return folder / "solutions" / f"{h.hexdigest()[:32]}.npz"
+
+
+@functools.cache
+def _sources_digest(folder: Path) -> bytes:
+    """The SHA-256 of the :data:`_SOURCES` in ``folder``, read once per process."""
+    h = hashlib.sha256()
+    for name in _SOURCES:
+        h.update((folder / name).read_bytes())
+    return h.digest()
 
 
 def load_solution(

@@ -134,6 +134,7 @@ def play_chunk(spec: ChunkSpec, *, log: bool = False) -> tuple[ChunkOutput, Plac
     n_cells = config.layout.n_cells
     out = chunk_output(spec.games, config)
     placements = placement_log(spec.games if log else 0, n_cells)
+    rollout = plays_rollout(agents)  # which game loop: see _play_games
     _play_games(
         config.board,
         empty_state(n_cells, config.players),
@@ -145,8 +146,8 @@ def play_chunk(spec: ChunkSpec, *, log: bool = False) -> tuple[ChunkOutput, Plac
         ChunkSetup(config.sides, config.start_scores, config.rules.tokens, spec.first_seat),
         out,
         placements,
-        None if plays_rollout(agents) else True,
-        True if plays_rollout(agents) else None,
+        None if rollout else True,
+        True if rollout else None,
     )
     return out, placements
 

@@ -248,8 +248,8 @@ def simulate(
     at ``scheduler`` (``tcp://host:port``), failing when it has had no worker
     for ``worker_timeout`` seconds. ``progress``: ``"bar"`` redraws a bar on
     stderr, ``"lines"`` writes a line every ``progress_every`` seconds (5), True
-    picks the bar on a terminal and lines elsewhere. Runs whose per-game table would not fit in
-    memory are refused (:func:`check_memory`). Ctrl-C (or SIGTERM raised as a
+    picks the bar on a terminal and lines elsewhere. Runs whose per-game table
+    would not fit in memory are refused (:func:`check_memory`). Ctrl-C (or SIGTERM raised as a
     ``KeyboardInterrupt``) raises :class:`Interrupted` with the games played.
     ``record``: also write the record of every game to this file (JSON Lines,
     ``docs/records.md``); each game is then played again on the readable Python

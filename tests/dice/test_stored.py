@@ -61,13 +61,19 @@ def test_a_change_of_the_solver_sources_reads_nothing_stale(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     here = Path(stored.__file__).parent
-    for name in stored._SOURCES:
-        shutil.copy(here / name, tmp_path / name)
-    monkeypatch.setattr(stored, "__file__", str(tmp_path / "stored.py"))
-    before = stored._path(Combination.FULL_HOUSE, 3, False)
-    with (tmp_path / "solver.py").open("a") as file:
-        file.write("\n# an edit\n")
-    assert stored._path(Combination.FULL_HOUSE, 3, False) != before
+    paths = []
+    for copy in ("same", "edited"):
+        (tmp_path / copy).mkdir()
+        for name in stored._SOURCES:
+            shutil.copy(here / name, tmp_path / copy / name)
+        monkeypatch.setattr(stored, "__file__", str(tmp_path / copy / "stored.py"))
+        if copy == "edited":
+            with (tmp_path / copy / "solver.py").open("a") as file:
+                file.write("\n# an edit\n")
+        paths.append(stored._path(Combination.FULL_HOUSE, 3, False))
+    monkeypatch.undo()
+    assert paths[0] == stored._path(Combination.FULL_HOUSE, 3, False)  # a copy: the same key
+    assert paths[1] != paths[0]
 
 
 def test_without_a_writable_folder_nothing_is_stored(monkeypatch: pytest.MonkeyPatch) -> None:
