@@ -26,9 +26,9 @@ def dice_compile() -> None:
 
 
 def agents_kernels() -> list[Any]:
-    from pinastats.agents import _kernels
+    from pinastats.agents import _kernels, _values
 
-    return [_kernels._final_values, _kernels._choose_keep, _kernels._choose_happy_hour]
+    return [_values._final_values, _kernels._choose_keep, _kernels._choose_happy_hour]
 
 
 def agents_compile() -> None:

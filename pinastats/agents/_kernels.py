@@ -16,7 +16,26 @@ but passes when the player stops early).
 from __future__ import annotations
 
 from pinastats._jit import jit, jit_flat, jit_inline
-from pinastats.agents._lines import _count_lines, _others_after, _potential_after
+from pinastats.agents._memo import _memo_holds, _memo_read, _memo_slot, _memo_write, _turn_key
+from pinastats.agents._values import (  # the kinds and parameter slots, re-exported
+    K_EV as K_EV,
+)
+from pinastats.agents._values import K_GREEDY as K_GREEDY
+from pinastats.agents._values import K_RANDOM as K_RANDOM
+from pinastats.agents._values import K_ROLLOUT as K_ROLLOUT
+from pinastats.agents._values import K_STRATEGIC as K_STRATEGIC
+from pinastats.agents._values import PARAM_BLOCK as PARAM_BLOCK
+from pinastats.agents._values import PARAM_LINE as PARAM_LINE
+from pinastats.agents._values import PARAM_POLICY as PARAM_POLICY
+from pinastats.agents._values import PARAM_RACE as PARAM_RACE
+from pinastats.agents._values import PARAM_ROLLOUTS as PARAM_ROLLOUTS
+from pinastats.agents._values import PARAM_WIN as PARAM_WIN
+from pinastats.agents._values import (
+    _final_values,
+    _line_potential,
+    _opponents_potential,
+    _value_given,
+)
 from pinastats.dice._kernels import _best_keep, _best_of_keeps, _expect_keeps
 from pinastats.dice.ranking import TIE_TOL
 from pinastats.game._happy_hour import _apply_happy_hour
@@ -25,195 +44,11 @@ from pinastats.game._kernels import (
     _copy_game,
     _has_line,
     _open_to,
-    _owns,
-    _placement_points,
 )
 from pinastats.game._random import _uniform
 from pinastats.game._state import GameState
 
-K_RANDOM, K_GREEDY, K_EV, K_STRATEGIC, K_ROLLOUT = 0, 1, 2, 3, 4
-# parameter slots (see pinastats.agents.builtin.PARAMETERS)
-PARAM_LINE, PARAM_BLOCK, PARAM_RACE, PARAM_WIN, PARAM_ROLLOUTS, PARAM_POLICY = 0, 1, 2, 3, 4, 5
-
 _EPS = TIE_TOL  # placements and Happy Hour choices tie like keeps
-
-
-# ------------------------------------------------------------------ position
-
-
-@jit_inline
-def _room_for(game, cell):
-    """Whether ``cell`` still has a free token space."""
-    for s in range(1 + game.cell_side[cell]):
-        if game.spaces[cell, s] < 0:
-            return True
-    return False
-
-
-@jit_flat
-def _line_potential(board, game, seat):
-    """Sum over the lines still open to ``seat`` of ``(own tokens / line length)**2``.
-
-    A line is open to ``seat`` while each of its coasters is either theirs or
-    still has a free space.
-    """
-    lines = board.lines
-    total = 0.0
-    for i in range(lines.shape[0]):
-        own = 0
-        length = 0
-        open_line = True
-        for j in range(lines.shape[1]):
-            c = lines[i, j]
-            if c < 0:
-                break
-            length += 1
-            if _owns(game, c, seat):
-                own += 1
-            elif not _room_for(game, c):
-                open_line = False
-                break
-        if open_line and length > 0:
-            total += (own * own) / (length * length)
-    return total
-
-
-@jit_flat
-def _opponents_potential(board, game, seat):
-    """Sum of :func:`_line_potential` over the other seats."""
-    total = 0.0
-    for p in range(game.players.shape[0]):
-        if p != seat:
-            total += _line_potential(board, game, p)
-    return total
-
-
-@jit_inline
-def _shape_value(params, board, game, seat, points, wins, own_gain, opp_loss):
-    """The ``strategic`` value of a placement worth ``points``.
-
-    ``own_gain``: change of the own line potential; ``opp_loss``: the fall of the
-    opponents'; ``wins``: the placement completes a line.
-    """
-    if wins:
-        return params[PARAM_WIN]
-    value = points + params[PARAM_LINE] * own_gain
-    value += params[PARAM_BLOCK] * opp_loss
-    # race: once the end is near, points matter more than shape
-    player = game.players[seat]
-    near_end = (
-        game.status[0].trigger != 0
-        or player.reserve <= 2
-        or (player.score + points >= board.target_score)
-    )
-    if near_end:
-        value += params[PARAM_RACE] * points
-    return value
-
-
-@jit_inline
-def _value_given(kind, params, board, game, seat, cell, own_before, opp_before):
-    """Value an agent gives to placing on ``cell`` now (points for ``ev``).
-
-    ``own_before`` and ``opp_before``: :func:`_line_potential` of ``seat`` and
-    :func:`_opponents_potential` on the position (read by ``strategic`` only).
-    """
-    points = _placement_points(board, game, seat, cell)
-    if kind != K_STRATEGIC:
-        return float(points)
-    spaces = game.spaces
-    space = 0 if spaces[cell, 0] < 0 else 1
-    spaces[cell, space] = seat
-    wins = _has_line(board, game, seat)
-    own_after = _line_potential(board, game, seat)
-    opp_after = _opponents_potential(board, game, seat)
-    spaces[cell, space] = -1
-    return _shape_value(
-        params, board, game, seat, points, wins, own_after - own_before, opp_before - opp_after
-    )
-
-
-@jit_inline
-def _counted_value(params, board, game, seat, cell, own_before, opp_before, work):
-    """The ``strategic`` :func:`_value_given` from the line counts of ``work``.
-
-    ``seat`` must be free to place on ``cell``; the counts are those of the
-    position (:func:`~pinastats.agents._lines._count_lines`).
-    """
-    points = _placement_points(board, game, seat, cell)
-    spaces = game.spaces
-    space = 0 if spaces[cell, 0] < 0 else 1
-    # no free space left after it (side B's space 1 may hold a token while space 0 is free)
-    closes = game.cell_side[cell] == 0 or space == 1 or spaces[cell, 1] >= 0
-    spaces[cell, space] = seat
-    wins = _has_line(board, game, seat)
-    spaces[cell, space] = -1
-    own, opened = work.line_own, work.line_open
-    own_after = _potential_after(board, game, seat, seat, cell, closes, own, opened)
-    opp_after = _others_after(board, game, seat, cell, closes, own, opened)
-    return _shape_value(
-        params, board, game, seat, points, wins, own_after - own_before, opp_before - opp_after
-    )
-
-
-@jit_inline
-def _happy_hour_value(board, game, seat):
-    """Expected points of the Happy Hour die for ``seat``: ``(4 - loss of "lose 3") / 6``.
-
-    The one-turn agents value the lottery by its points for the roller alone:
-    "gain 4" and "lose 3" (not below 0 unless negative scores are allowed);
-    the other effects score nothing for the roller.
-    """
-    if not board.happy_hour:
-        return 0.0
-    loss = 3
-    score = game.players[seat].score
-    if not board.negative_scores and score < 3:
-        loss = max(score, 0)
-    return (4.0 - loss) / 6.0
-
-
-@jit_flat
-def _final_values(kind, params, board, game, seat, work):
-    """Fill ``work.final_value`` and ``work.stop_value`` for ``seat``'s turn.
-
-    ``stop_value[h]`` is the best placement value over the coasters open to
-    ``seat`` that hand ``h`` shows (0: it places nothing and passes);
-    ``final_value`` is the same, except that a hand placing nothing after the
-    last roll is worth the Happy Hour die when the variant is played.
-    """
-    stop = work.stop_value
-    cell_value = work.cell_value
-    comb_ptr, comb_hands = board.comb_ptr, board.comb_hands
-    placeable = work.placeable
-    for h in range(stop.shape[0]):
-        stop[h] = 0.0
-        placeable[h] = False
-    strategic = kind == K_STRATEGIC
-    own_before = opp_before = 0.0
-    if strategic:  # count the lines once; each candidate changes those through its cell
-        _count_lines(board, game, work.line_own, work.line_open)
-        own_before = _potential_after(board, game, seat, seat, -1, False, work.line_own,
-                                      work.line_open)  # fmt: skip
-        opp_before = _others_after(board, game, seat, -1, False, work.line_own, work.line_open)
-    for c in range(game.cell_coaster.shape[0]):
-        if not _open_to(game, seat, c):
-            continue
-        if strategic:
-            v = _counted_value(params, board, game, seat, c, own_before, opp_before, work)
-        else:
-            v = float(_placement_points(board, game, seat, c))
-        cell_value[c] = v
-        comb = _cell_combination(board, game, c)
-        for j in range(comb_ptr[comb], comb_ptr[comb + 1]):
-            h = comb_hands[j]
-            placeable[h] = True
-            if v > stop[h]:
-                stop[h] = v
-    final = work.final_value
-    lottery = _happy_hour_value(board, game, seat)
-    for h in range(final.shape[0]):
-        final[h] = lottery if lottery != 0.0 and not placeable[h] else stop[h]
 
 
 @jit_inline
@@ -228,15 +63,35 @@ def _solves_turn(kind):
 
 @jit_flat
 def _prepare_turn(kind, params, board, game, tables, work, seat):
-    """Solve this turn's DP, which does not depend on the dice (ev, strategic).
+    """Prepare this turn's decisions, which do not depend on the dice (ev, strategic).
+
+    Fills ``work.cell_value`` and the rows ``K_r``, ``r = 1 .. rolls - 1``, of
+    ``work.keep_value`` (:func:`_solve_turn`), or reads them back from the
+    workspace's memo (:mod:`pinastats.agents._memo`) when it holds this turn.
+    """
+    if not _solves_turn(kind):
+        return
+    memo = work.memo
+    if memo.keys.shape[0] == 0:
+        _solve_turn(kind, params, board, game, tables, work, seat)
+        return
+    slot = _memo_slot(memo, _turn_key(kind, game, seat, memo.key))
+    if _memo_holds(memo, slot, params):
+        _memo_read(memo, slot, work.keep_value, work.cell_value)
+    else:
+        _solve_turn(kind, params, board, game, tables, work, seat)
+        _memo_write(memo, slot, params, work.keep_value, work.cell_value)
+
+
+@jit_flat
+def _solve_turn(kind, params, board, game, tables, work, seat):
+    """Solve this turn's DP for ``seat`` (ev, strategic).
 
     ``hand_value[0] = final_value``; for ``r = 1 .. rolls - 1``:
     ``keep_value[r-1] = K_r`` (stopping worth ``stop_value``) and, below the
     top stage, ``hand_value[r] = max over keeps`` (the next row of
     ``keep_value`` as scratch memory).
     """
-    if not _solves_turn(kind):
-        return
     _final_values(kind, params, board, game, seat, work)
     hand_value, keep_value = work.hand_value, work.keep_value
     for h in range(work.final_value.shape[0]):

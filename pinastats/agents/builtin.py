@@ -175,7 +175,11 @@ class Agent:
         key = (threading.get_ident(), id(game.config))
         entry = self._scratch.get(key)
         if entry is None or entry[0] is not game.config:
-            entry = (game.config, workspace(game.config), [b""])
+            entry = (
+                game.config,
+                workspace(game.config, memo=self.kind is AgentKind.ROLLOUT),
+                [b""],
+            )
             self._scratch[key] = entry
         return entry[1]
 

@@ -13,6 +13,8 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from pinastats.agents._kernels import PARAM_POLICY
+from pinastats.agents._memo import KEY_HEAD, KEY_PER_CELL
 from pinastats.dice.combinations import Combination
 from pinastats.dice.hands import N_HANDS, N_KEEPS, IndexArray, dice_tables
 from pinastats.dice.solver import solve_turn
@@ -61,6 +63,26 @@ class TurnTables(NamedTuple):
     target_keep_value: FloatArray
 
 
+class TurnMemo(NamedTuple):
+    """Prepared turns kept for reuse (:mod:`pinastats.agents._memo`); no entries: no memo.
+
+    Attributes:
+        keys: ``(slots, key_len)`` the position key of each entry (``-1`` first: empty).
+        params: ``(slots, n_params)`` the agent's parameter vector of each entry.
+        keep_value: ``(slots, rolls - 1, 462)`` each entry's ``K_r``, ``r = 1 .. rolls - 1``.
+        cell_value: ``(slots, n_cells)`` each entry's value of placing on each open cell.
+        key: ``(key_len,)`` the key of the position being prepared.
+        counts: ``(2,)`` turns read back and turns solved and kept.
+    """
+
+    keys: IntArray
+    params: FloatArray
+    keep_value: FloatArray
+    cell_value: FloatArray
+    key: IntArray
+    counts: IntArray
+
+
 class Workspace(NamedTuple):
     """Scratch memory of one agent on one thread (every array overwritten each turn).
 
@@ -82,6 +104,7 @@ class Workspace(NamedTuple):
         line_own: ``(n_players, n_lines)`` each seat's tokens on each line.
         line_open: ``(n_players, n_lines)`` whether each line is still open to each seat.
         pool: ``(n_coasters,)`` the catalogue's coaster indices, shuffled to deal a game.
+        memo: the prepared turns kept for reuse (by play-outs; none for games).
     """
 
     final_value: FloatArray
@@ -98,6 +121,27 @@ class Workspace(NamedTuple):
     line_own: IntArray
     line_open: BoolArray
     pool: IntArray
+    memo: TurnMemo
+
+
+MEMO_SLOTS = 1024
+"""Entries of the memo of a workspace that plays out (:func:`workspace` with ``memo=True``)."""
+
+
+def turn_memo(config: GameConfig, slots: int) -> TurnMemo:
+    """An empty :class:`TurnMemo` of ``slots`` entries (0, or a power of two) for ``config``."""
+    if slots < 0 or slots & (slots - 1):
+        raise ValueError(f"memo slots must be 0 or a power of two, got {slots}")
+    key_len = KEY_HEAD + KEY_PER_CELL * config.layout.n_cells
+    rolls = config.rules.rolls
+    return TurnMemo(
+        keys=np.full((slots, key_len), -1, dtype=np.int64),
+        params=np.zeros((slots, PARAM_POLICY + 1)),
+        keep_value=np.zeros((slots, rolls - 1, N_KEEPS)),
+        cell_value=np.zeros((slots, config.layout.n_cells)),
+        key=np.zeros(key_len, dtype=np.int64),
+        counts=np.zeros(2, dtype=np.int64),
+    )
 
 
 @cache
@@ -135,8 +179,13 @@ def turn_tables(rolls: int = DEFAULT_ROLLS) -> TurnTables:
     )
 
 
-def workspace(config: GameConfig) -> Workspace:
-    """A fresh :class:`Workspace` for games of ``config`` (one per agent and thread)."""
+def workspace(config: GameConfig, *, memo: bool = False) -> Workspace:
+    """A fresh :class:`Workspace` for games of ``config`` (one per agent and thread).
+
+    With ``memo`` it keeps :data:`MEMO_SLOTS` prepared turns for reuse: for the
+    play-outs of the ``rollout`` agent and the coach, which replay the same
+    positions; games played once gain nothing from it.
+    """
     n_cells, rolls = config.layout.n_cells, config.rules.rolls
     n_lines = len(config.layout.lines)
     return Workspace(
@@ -154,4 +203,5 @@ def workspace(config: GameConfig) -> Workspace:
         line_own=np.zeros((config.players, n_lines), dtype=np.int64),
         line_open=np.zeros((config.players, n_lines), dtype=np.bool_),
         pool=np.zeros(len(config.catalogue), dtype=np.int64),
+        memo=turn_memo(config, MEMO_SLOTS if memo else 0),
     )

@@ -22,7 +22,7 @@ from pinastats.game.config import GameConfig
 from pinastats.game.rules import EndReason
 from pinastats.simulation.chunk import PlacementLog, play_chunk
 from pinastats.simulation.limits import check_run
-from pinastats.simulation.runner import DEFAULT_CHUNK, _chunk_specs
+from pinastats.simulation.runner import _chunk_specs, default_chunk_size
 
 IntArray = npt.NDArray[np.int64]
 
@@ -91,7 +91,7 @@ def play_traced(
     seed: int = 0,
     config: GameConfig | None = None,
     first_seat: int | None = None,
-    chunk_size: int = DEFAULT_CHUNK,
+    chunk_size: int | None = None,
 ) -> TracedGames:
     """Play the games ``simulate(agents, games, seed=, config=, first_seat=)`` plays, traced.
 
@@ -102,6 +102,8 @@ def play_traced(
     if not all(isinstance(a, Agent) for a in seats):
         raise PinastatsError("traced games are played by built-in agents only")
     config = GameConfig(players=len(seats)) if config is None else config
+    if chunk_size is None:
+        chunk_size = default_chunk_size(seats)
     check_run(len(seats), games, seed, chunk_size, first_seat, config)
     fixed = -1 if first_seat is None else first_seat
     outs, logs = [], []

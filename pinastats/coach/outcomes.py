@@ -303,7 +303,7 @@ class Playouts:
     def _slot(self, k: int) -> _Slot:
         while len(self._slots) <= k:
             self._slots.append(
-                _Slot(workspace(self.outcomes.game.config), stream_rng(new_stream()))
+                _Slot(workspace(self.outcomes.game.config, memo=True), stream_rng(new_stream()))
             )
         return self._slots[k]
 

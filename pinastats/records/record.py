@@ -261,10 +261,10 @@ def record_games(
     :class:`~pinastats.agents.protocol.AgentProtocol`); ``first_seat=None``
     draws the first player of each game.
     """
-    from pinastats.simulation.runner import DEFAULT_CHUNK, _chunk_specs
+    from pinastats.simulation.runner import _chunk_specs, default_chunk_size
 
-    size = DEFAULT_CHUNK if chunk_size is None else chunk_size
     seats = tuple(resolve_agent(a) for a in agents)
+    size = default_chunk_size(seats) if chunk_size is None else chunk_size
     config = GameConfig(players=len(seats)) if config is None else config
     _check_run(len(seats), games, seed, config, first_seat, size)
     out: list[GameRecord] = []

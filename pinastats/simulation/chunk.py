@@ -139,7 +139,7 @@ def play_chunk(spec: ChunkSpec, *, log: bool = False) -> tuple[ChunkOutput, Plac
         config.board,
         empty_state(n_cells, config.players),
         turn_tables(config.rules.rolls),
-        workspace(config),
+        workspace(config, memo=rollout),
         np.array([a.code for a in agents], dtype=np.int64),
         np.stack([a.param_vector() for a in agents]),
         generator_rng(np.random.default_rng(spec.seed)),

@@ -34,6 +34,9 @@ from pinastats.simulation.result import SimulationResult
 
 Engine = Literal["local", "dask"]
 DEFAULT_CHUNK = 500
+"""Games per chunk, unless a ``rollout`` agent plays (a game then takes tens of milliseconds)."""
+ROLLOUT_CHUNK = 16
+"""Games per chunk with a ``rollout`` seat: a few dozen games keep every core busy."""
 CONNECT_TIMEOUT = 5.0
 """Seconds to wait for a Dask scheduler before giving up."""
 WORKER_TIMEOUT = 60.0
@@ -48,6 +51,15 @@ ChunkSink = Callable[[int, dict[str, Any]], dict[str, Any]]
 def _keep(index: int, part: dict[str, Any]) -> dict[str, Any]:
     """The default chunk sink: the run keeps every game."""
     return part
+
+
+def default_chunk_size(agents: Sequence[object]) -> int:
+    """The chunk size of a run of ``agents`` when none is given.
+
+    :data:`ROLLOUT_CHUNK` with a ``rollout`` seat, else :data:`DEFAULT_CHUNK`.
+    The chunk size is part of what a run's seed plays, like the agents.
+    """
+    return ROLLOUT_CHUNK if plays_rollout(agents) else DEFAULT_CHUNK
 
 
 def _chunk_specs(
@@ -233,7 +245,7 @@ def simulate(
     workers: int | None = None,
     engine: Engine = "local",
     scheduler: str | None = None,
-    chunk_size: int = DEFAULT_CHUNK,
+    chunk_size: int | None = None,
     progress: bool | ProgressMode = False,
     worker_timeout: float = WORKER_TIMEOUT,
     record: str | Path | None = None,
@@ -254,11 +266,15 @@ def simulate(
     ``record``: also write the record of every game to this file (JSON Lines,
     ``docs/records.md``); each game is then played again on the readable Python
     path, which is much slower.
+    ``chunk_size``: games per chunk, the unit of work and of seeding (by
+    default :func:`default_chunk_size`).
     ``chunk_sink(i, arrays)`` gets chunk ``i``'s arrays and returns what the result keeps
     (:mod:`pinastats.simulation.pieces` keeps none and writes them to files); with
     it the memory check is the sink's business.
     """
     seats = tuple(resolve_agent(a) for a in agents)
+    if chunk_size is None:
+        chunk_size = default_chunk_size(seats)
     if config is None:
         config = GameConfig(players=len(seats) if players is None else players)
     if players is not None and players != config.players:

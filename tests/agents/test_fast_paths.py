@@ -17,8 +17,8 @@ from pinastats.agents._kernels import (
     K_STRATEGIC,
     _best_happy_hour,
     _choose_cell,
-    _final_values,
 )
+from pinastats.agents._values import _final_values
 from pinastats.agents.builtin import make_agent
 from pinastats.agents.tables import turn_tables, workspace
 from pinastats.game import Game, GameConfig

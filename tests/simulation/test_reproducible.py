@@ -9,7 +9,7 @@ import pytest
 from pinastats.game.config import GameConfig
 from pinastats.game.rules import Rules
 from pinastats.simulation.result import SimulationResult
-from pinastats.simulation.runner import simulate
+from pinastats.simulation.runner import DEFAULT_CHUNK, ROLLOUT_CHUNK, simulate
 from pinastats.simulation.stats import wilson_interval
 
 GAMES, CHUNK = 2_000, 150  # 14 chunks, the last one short
@@ -66,3 +66,15 @@ def test_dask_engine_starts_and_stops_its_own_cluster() -> None:
     dask = simulate(["ev", "random"], 300, seed=9, chunk_size=100, workers=1, engine="dask")
     assert (dask.engine, dask.workers) == ("dask", 1)
     pd.testing.assert_frame_equal(local.games, dask.games)
+
+
+def test_the_default_chunk_size_is_small_when_a_rollout_agent_plays() -> None:
+    seats = ["rollout(rollouts=2,policy=ev)", "random"]
+    games = ROLLOUT_CHUNK + 4  # two chunks: both workers play
+    default = simulate(seats, games, seed=4, workers=2)
+    assert (default.chunk_size, default.workers) == (ROLLOUT_CHUNK, 2)
+    explicit = simulate(seats, games, seed=4, workers=1, chunk_size=ROLLOUT_CHUNK)
+    pd.testing.assert_frame_equal(default.games, explicit.games)
+    other = simulate(seats, games, seed=4, workers=1, chunk_size=DEFAULT_CHUNK)
+    assert not other.games.equals(default.games)  # the chunk size is part of the games
+    assert simulate(["ev", "random"], 10, seed=4, workers=1).chunk_size == DEFAULT_CHUNK

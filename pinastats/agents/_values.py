@@ -1,0 +1,202 @@
+"""Numba kernels of what a placement is worth to the one-turn agents (private).
+
+``ev`` values a placement by its points; ``strategic`` adds the change it makes
+to the line potentials (its own and the opponents', :mod:`pinastats.agents._lines`),
+a bonus near the end of the game, and a fixed value for a winning line.
+:func:`_final_values` turns the value of each open cell into the value of
+each final hand, the input of the turn DP.
+"""
+
+from __future__ import annotations
+
+from pinastats._jit import jit_flat, jit_inline
+from pinastats.agents._lines import _count_lines, _others_after, _potential_after
+from pinastats.game._kernels import (
+    _cell_combination,
+    _has_line,
+    _open_to,
+    _owns,
+    _placement_points,
+)
+
+K_RANDOM, K_GREEDY, K_EV, K_STRATEGIC, K_ROLLOUT = 0, 1, 2, 3, 4
+# parameter slots (see pinastats.agents.builtin.PARAMETERS)
+PARAM_LINE, PARAM_BLOCK, PARAM_RACE, PARAM_WIN, PARAM_ROLLOUTS, PARAM_POLICY = 0, 1, 2, 3, 4, 5
+
+
+# ------------------------------------------------------------------ position
+
+
+@jit_inline
+def _room_for(game, cell):
+    """Whether ``cell`` still has a free token space."""
+    for s in range(1 + game.cell_side[cell]):
+        if game.spaces[cell, s] < 0:
+            return True
+    return False
+
+
+@jit_flat
+def _line_potential(board, game, seat):
+    """Sum over the lines still open to ``seat`` of ``(own tokens / line length)**2``.
+
+    A line is open to ``seat`` while each of its coasters is either theirs or
+    still has a free space.
+    """
+    lines = board.lines
+    total = 0.0
+    for i in range(lines.shape[0]):
+        own = 0
+        length = 0
+        open_line = True
+        for j in range(lines.shape[1]):
+            c = lines[i, j]
+            if c < 0:
+                break
+            length += 1
+            if _owns(game, c, seat):
+                own += 1
+            elif not _room_for(game, c):
+                open_line = False
+                break
+        if open_line and length > 0:
+            total += (own * own) / (length * length)
+    return total
+
+
+@jit_flat
+def _opponents_potential(board, game, seat):
+    """Sum of :func:`_line_potential` over the other seats."""
+    total = 0.0
+    for p in range(game.players.shape[0]):
+        if p != seat:
+            total += _line_potential(board, game, p)
+    return total
+
+
+@jit_inline
+def _shape_value(params, board, game, seat, points, wins, own_gain, opp_loss):
+    """The ``strategic`` value of a placement worth ``points``.
+
+    ``own_gain``: change of the own line potential; ``opp_loss``: the fall of the
+    opponents'; ``wins``: the placement completes a line.
+    """
+    if wins:
+        return params[PARAM_WIN]
+    value = points + params[PARAM_LINE] * own_gain
+    value += params[PARAM_BLOCK] * opp_loss
+    # race: once the end is near, points matter more than shape
+    player = game.players[seat]
+    near_end = (
+        game.status[0].trigger != 0
+        or player.reserve <= 2
+        or (player.score + points >= board.target_score)
+    )
+    if near_end:
+        value += params[PARAM_RACE] * points
+    return value
+
+
+@jit_inline
+def _value_given(kind, params, board, game, seat, cell, own_before, opp_before):
+    """Value an agent gives to placing on ``cell`` now (points for ``ev``).
+
+    ``own_before`` and ``opp_before``: :func:`_line_potential` of ``seat`` and
+    :func:`_opponents_potential` on the position (read by ``strategic`` only).
+    """
+    points = _placement_points(board, game, seat, cell)
+    if kind != K_STRATEGIC:
+        return float(points)
+    spaces = game.spaces
+    space = 0 if spaces[cell, 0] < 0 else 1
+    spaces[cell, space] = seat
+    wins = _has_line(board, game, seat)
+    own_after = _line_potential(board, game, seat)
+    opp_after = _opponents_potential(board, game, seat)
+    spaces[cell, space] = -1
+    return _shape_value(
+        params, board, game, seat, points, wins, own_after - own_before, opp_before - opp_after
+    )
+
+
+@jit_inline
+def _counted_value(params, board, game, seat, cell, own_before, opp_before, work):
+    """The ``strategic`` :func:`_value_given` from the line counts of ``work``.
+
+    ``seat`` must be free to place on ``cell``; the counts are those of the
+    position (:func:`~pinastats.agents._lines._count_lines`).
+    """
+    points = _placement_points(board, game, seat, cell)
+    spaces = game.spaces
+    space = 0 if spaces[cell, 0] < 0 else 1
+    # no free space left after it (side B's space 1 may hold a token while space 0 is free)
+    closes = game.cell_side[cell] == 0 or space == 1 or spaces[cell, 1] >= 0
+    spaces[cell, space] = seat
+    wins = _has_line(board, game, seat)
+    spaces[cell, space] = -1
+    own, opened = work.line_own, work.line_open
+    own_after = _potential_after(board, game, seat, seat, cell, closes, own, opened)
+    opp_after = _others_after(board, game, seat, cell, closes, own, opened)
+    return _shape_value(
+        params, board, game, seat, points, wins, own_after - own_before, opp_before - opp_after
+    )
+
+
+@jit_inline
+def _happy_hour_value(board, game, seat):
+    """Expected points of the Happy Hour die for ``seat``: ``(4 - loss of "lose 3") / 6``.
+
+    The one-turn agents value the lottery by its points for the roller alone:
+    "gain 4" and "lose 3" (not below 0 unless negative scores are allowed);
+    the other effects score nothing for the roller.
+    """
+    if not board.happy_hour:
+        return 0.0
+    loss = 3
+    score = game.players[seat].score
+    if not board.negative_scores and score < 3:
+        loss = max(score, 0)
+    return (4.0 - loss) / 6.0
+
+
+@jit_flat
+def _final_values(kind, params, board, game, seat, work):
+    """Fill ``work.final_value`` and ``work.stop_value`` for ``seat``'s turn.
+
+    ``stop_value[h]`` is the best placement value over the coasters open to
+    ``seat`` that hand ``h`` shows (0: it places nothing and passes);
+    ``final_value`` is the same, except that a hand placing nothing after the
+    last roll is worth the Happy Hour die when the variant is played.
+    """
+    stop = work.stop_value
+    cell_value = work.cell_value
+    comb_ptr, comb_hands = board.comb_ptr, board.comb_hands
+    placeable = work.placeable
+    for h in range(stop.shape[0]):
+        stop[h] = 0.0
+        placeable[h] = False
+    strategic = kind == K_STRATEGIC
+    own_before = opp_before = 0.0
+    if strategic:  # count the lines once; each candidate changes those through its cell
+        _count_lines(board, game, work.line_own, work.line_open)
+        own_before = _potential_after(board, game, seat, seat, -1, False, work.line_own,
+                                      work.line_open)  # fmt: skip
+        opp_before = _others_after(board, game, seat, -1, False, work.line_own, work.line_open)
+    for c in range(game.cell_coaster.shape[0]):
+        if not _open_to(game, seat, c):
+            continue
+        if strategic:
+            v = _counted_value(params, board, game, seat, c, own_before, opp_before, work)
+        else:
+            v = float(_placement_points(board, game, seat, c))
+        cell_value[c] = v
+        comb = _cell_combination(board, game, c)
+        for j in range(comb_ptr[comb], comb_ptr[comb + 1]):
+            h = comb_hands[j]
+            placeable[h] = True
+            if v > stop[h]:
+                stop[h] = v
+    final = work.final_value
+    lottery = _happy_hour_value(board, game, seat)
+    for h in range(final.shape[0]):
+        final[h] = lottery if lottery != 0.0 and not placeable[h] else stop[h]
