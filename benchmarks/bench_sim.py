@@ -39,6 +39,9 @@ TARGETS = {"random": 100_000.0, "ev": 12_000.0, "strategic": 10_000.0, "rollout"
 SCALING_TARGET = 1.85
 COLD_TARGET = 45.0
 PILOT = {"random": 2_000, "ev": 400, "strategic": 400, "rollout": 2}
+FLOOR = {"random": 2_000, "ev": 400, "strategic": 400, "rollout": 96}
+"""Fewest games timed: ``rollout`` runs default to chunks of 16 games, and 96 games
+give each of two workers three of them (fewer would leave a worker idle)."""
 
 
 def load() -> float:
@@ -58,7 +61,7 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
     for kind in spec["agents"]:
         agents = [kind, kind]
         pilot = simulate(agents, PILOT[kind], seed=1, workers=workers)  # also loads the kernels
-        games = max(PILOT[kind], int(pilot.games_per_second * seconds))
+        games = max(FLOOR[kind], int(pilot.games_per_second * seconds))
         cpu = time.process_time()
         result = simulate(agents, games, seed=2, workers=workers)
         cpu = time.process_time() - cpu

@@ -23,10 +23,16 @@ from pinastats.simulation import simulate
 AGENTS = ("random", "greedy", "ev", "strategic", "rollout")
 
 
+CHUNK = 500
+"""The chunk size of every fingerprint (the default of most runs; ``rollout`` runs default
+to smaller chunks, which play other games): engines compare on the same games."""
+
+
 def fingerprint(agent: str, players: int, games: int, happy_hour: bool) -> str:
-    """SHA-256 of the per-game table of ``games`` self-play games (seed 1, 1 worker)."""
+    """SHA-256 of the per-game table of ``games`` self-play games (seed 1, chunks of 500)."""
     config = GameConfig(players=players, rules=Rules(happy_hour=happy_hour))
-    result = simulate([agent] * players, games, seed=1, config=config, workers=1)
+    seats = [agent] * players
+    result = simulate(seats, games, seed=1, config=config, workers=1, chunk_size=CHUNK)
     digest = hashlib.sha256()
     frame = result.games
     for column in ("first_seat", "winner", "turns", "line"):
