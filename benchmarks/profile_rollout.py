@@ -12,6 +12,9 @@ One thread, 2 players. It measures, in one run:
 * the CPU time of one ``strategic`` self-play turn in the game loop, and of one
   ``random`` and one ``ev`` turn beside it (no DP; the DP without ``strategic``'s
   line values);
+* the same decisions with the memo of prepared turns that a ``rollout`` game
+  keeps (:mod:`pinastats.agents._memo`): CPU per decision, and the share of
+  prepared turns read back instead of solved;
 * ``rollout`` self-play games per second, and their decisions per game.
 
 Then ``CPU per play-out turn`` / ``CPU per strategic turn`` says how much of a
@@ -49,7 +52,12 @@ def turn_cpu(agent: str, games: int) -> tuple[float, float]:
 
 
 def decisions(positions: int) -> dict[str, float]:
-    """Time ``_rollout_cell`` on positions of strategic games; count its play-out turns."""
+    """Time ``_rollout_cell`` on positions of strategic games; count its play-out turns.
+
+    Each decision is timed twice, on the same play-outs: with a workspace that
+    solves every play-out turn (no memo) and with the memo of prepared turns a
+    ``rollout`` game keeps (one workspace for the whole game, as in a chunk).
+    """
     from pinastats.agents import make_agent
     from pinastats.agents._kernels import PARAM_POLICY
     from pinastats.agents._rollout import _policy_turn, _rollout_cell
@@ -66,29 +74,36 @@ def decisions(positions: int) -> dict[str, float]:
     policy = int(params[PARAM_POLICY])
     strategic = make_agent("strategic")
     rng = np.random.default_rng(3)
-    cpu = turns = 0.0
+    cpu = {False: 0.0, True: 0.0}
+    turns = 0.0
     done = 0
     seed = 0
+    plain = workspace(config)
+    counts = np.zeros(2, dtype=np.int64)  # prepared turns read back, solved
     while done < positions:
         seed += 1
         game = Game.new(seed=seed, config=config)
+        memo = workspace(config, memo=True)  # one per game, as the chunk's
         while not game.is_over and done < positions:
             state, seat = game.state, game.to_move
-            work = workspace(config)
             legal = np.zeros(config.layout.n_cells, dtype=np.bool_)
             hand = int(rng.integers(252))
             if _legal_cells(board, state, seat, hand, legal) > 1:
                 word = int(rng.integers(2**63))
                 if done == 0:  # load (or compile) the kernel, untimed
-                    _rollout_cell(params, board, state, tables, work, generator_rng(
-                        np.random.default_rng(word)), legal.copy())  # fmt: skip
-                start = time.process_time()
-                chosen = _rollout_cell(params, board, state, tables, work, generator_rng(
-                    np.random.default_rng(word)), legal)  # fmt: skip
-                cpu += time.process_time() - start
+                    first = generator_rng(np.random.default_rng(word))
+                    _rollout_cell(params, board, state, tables, workspace(config), first,
+                                  legal.copy())  # fmt: skip
+                chosen = []
+                for with_memo, work in ((False, plain), (True, memo)):
+                    start = time.process_time()
+                    chosen.append(_rollout_cell(params, board, state, tables, work, generator_rng(
+                        np.random.default_rng(word)), legal))  # fmt: skip
+                    cpu[with_memo] += time.process_time() - start
+                assert chosen[0] == chosen[1], "the memo changed a decision"
                 # the same play-outs again, turn by turn, counting the turns
                 replay = generator_rng(np.random.default_rng(word))
-                playout = work.playout
+                playout = plain.playout
                 for cell in np.flatnonzero(legal):
                     for _ in range(ROLLOUTS):
                         _copy_game(state, playout)
@@ -96,13 +111,16 @@ def decisions(positions: int) -> dict[str, float]:
                         over = bool(_end_turn(board, playout))
                         while not over:
                             over = bool(_policy_turn(policy, params, board, playout, tables,
-                                                     work, replay))  # fmt: skip
+                                                     plain, replay))  # fmt: skip
                             turns += 1
-                assert 0 <= chosen < legal.shape[0]
                 done += 1
             play_turn_fast(game, strategic, rng)
-    return {"decisions": done, "cpu_per_decision": cpu / done, "turns_per_decision": turns / done,
-            "cpu_per_playout_turn": cpu / turns}  # fmt: skip
+        counts += memo.memo.counts
+    return {"decisions": done, "cpu_per_decision": cpu[False] / done,
+            "memo_cpu_per_decision": cpu[True] / done, "turns_per_decision": turns / done,
+            "cpu_per_playout_turn": cpu[False] / turns,
+            "memo_cpu_per_playout_turn": cpu[True] / turns,
+            "hit_rate": counts[0] / max(counts.sum(), 1)}  # fmt: skip
 
 
 def rollout_games(games: int) -> tuple[float, float]:
@@ -134,11 +152,16 @@ def main(argv: list[str] | None = None) -> None:
     share = d["cpu_per_playout_turn"] / per_turn["strategic"]
     print(f"  CPU per play-out turn {d['cpu_per_playout_turn'] * 1e6:.2f} µs = {share:.2f} x the "
           f"strategic self-play turn")  # fmt: skip
+    gain = d["cpu_per_decision"] / d["memo_cpu_per_decision"]
+    print(f"  with the memo of prepared turns: {d['memo_cpu_per_decision'] * 1e3:.1f} ms CPU per "
+          f"decision, {d['memo_cpu_per_playout_turn'] * 1e6:.2f} µs per play-out turn "
+          f"({gain:.2f}x faster, the same decisions; {d['hit_rate']:.1%} of the prepared turns "
+          f"read back)")  # fmt: skip
     cpu_game, rate = rollout_games(games)
-    turns_game = cpu_game / d["cpu_per_playout_turn"]
+    turns_game = cpu_game / d["memo_cpu_per_playout_turn"]
     print(f"rollout self-play: {cpu_game:.3f} s CPU per game, {rate:.1f} games/s on one thread, "
           f"about {turns_game:,.0f} play-out turns per game (load {load():.2f})")  # fmt: skip
-    need = 2.0 / (60.0 * turns_game)
+    need = 2.0 / (60.0 * turns_game)  # turns_game: at the memo's cost per turn
     print(f"60 games/s on two cores needs {need * 1e6:.2f} µs per play-out turn; a strategic turn "
           f"costs {per_turn['strategic'] * 1e6:.2f} µs, of which what it adds to a random turn "
           f"(DP, values, keeps) is {(per_turn['strategic'] - per_turn['random']) * 1e6:.2f} µs and "
