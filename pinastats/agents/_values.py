@@ -10,7 +10,12 @@ each final hand, the input of the turn DP.
 from __future__ import annotations
 
 from pinastats._jit import jit_flat, jit_inline
-from pinastats.agents._lines import _count_lines, _others_after, _potential_after
+from pinastats.agents._lines import (
+    _completes_line,
+    _count_lines,
+    _others_after,
+    _potential_after,
+)
 from pinastats.game._kernels import (
     _cell_combination,
     _has_line,
@@ -120,23 +125,23 @@ def _value_given(kind, params, board, game, seat, cell, own_before, opp_before):
 
 
 @jit_inline
-def _counted_value(params, board, game, seat, cell, own_before, opp_before, work):
+def _counted_value(params, board, game, seat, cell, own_before, opp_before, had_line, work):
     """The ``strategic`` :func:`_value_given` from the line counts of ``work``.
 
     ``seat`` must be free to place on ``cell``; the counts are those of the
-    position (:func:`~pinastats.agents._lines._count_lines`).
+    position (:func:`~pinastats.agents._lines._count_lines`), and ``had_line``
+    says whether ``seat`` owns a whole line there already (then every
+    placement "wins", as a recount after it finds).
     """
     points = _placement_points(board, game, seat, cell)
     spaces = game.spaces
     space = 0 if spaces[cell, 0] < 0 else 1
     # no free space left after it (side B's space 1 may hold a token while space 0 is free)
     closes = game.cell_side[cell] == 0 or space == 1 or spaces[cell, 1] >= 0
-    spaces[cell, space] = seat
-    wins = _has_line(board, game, seat)
-    spaces[cell, space] = -1
-    own, opened = work.line_own, work.line_open
-    own_after = _potential_after(board, game, seat, seat, cell, closes, own, opened)
-    opp_after = _others_after(board, game, seat, cell, closes, own, opened)
+    own, opened, term = work.line_own, work.line_open, work.line_term
+    wins = had_line or _completes_line(board, seat, cell, own)
+    own_after = _potential_after(board, game, seat, seat, cell, closes, own, opened, term)
+    opp_after = _others_after(board, game, seat, cell, closes, own, opened, term)
     return _shape_value(
         params, board, game, seat, points, wins, own_after - own_before, opp_before - opp_after
     )
@@ -177,16 +182,19 @@ def _final_values(kind, params, board, game, seat, work):
         placeable[h] = False
     strategic = kind == K_STRATEGIC
     own_before = opp_before = 0.0
+    had_line = False
     if strategic:  # count the lines once; each candidate changes those through its cell
-        _count_lines(board, game, work.line_own, work.line_open)
-        own_before = _potential_after(board, game, seat, seat, -1, False, work.line_own,
-                                      work.line_open)  # fmt: skip
-        opp_before = _others_after(board, game, seat, -1, False, work.line_own, work.line_open)
+        own, opened, term = work.line_own, work.line_open, work.line_term
+        _count_lines(board, game, own, opened, term)
+        own_before = _potential_after(board, game, seat, seat, -1, False, own, opened, term)
+        opp_before = _others_after(board, game, seat, -1, False, own, opened, term)
+        had_line = _has_line(board, game, seat)
     for c in range(game.cell_coaster.shape[0]):
         if not _open_to(game, seat, c):
             continue
         if strategic:
-            v = _counted_value(params, board, game, seat, c, own_before, opp_before, work)
+            v = _counted_value(params, board, game, seat, c, own_before, opp_before, had_line,
+                               work)  # fmt: skip
         else:
             v = float(_placement_points(board, game, seat, c))
         cell_value[c] = v

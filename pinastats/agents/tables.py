@@ -103,6 +103,7 @@ class Workspace(NamedTuple):
         saved: a game state to restore a position from (Happy Hour choices).
         line_own: ``(n_players, n_lines)`` each seat's tokens on each line.
         line_open: ``(n_players, n_lines)`` whether each line is still open to each seat.
+        line_term: ``(n_players, n_lines)`` each line's term of each seat's line potential.
         pool: ``(n_coasters,)`` the catalogue's coaster indices, shuffled to deal a game.
         memo: the prepared turns kept for reuse (by play-outs; none for games).
     """
@@ -120,6 +121,7 @@ class Workspace(NamedTuple):
     saved: GameState
     line_own: IntArray
     line_open: BoolArray
+    line_term: FloatArray
     pool: IntArray
     memo: TurnMemo
 
@@ -202,6 +204,7 @@ def workspace(config: GameConfig, *, memo: bool = False) -> Workspace:
         saved=empty_state(n_cells, config.players),
         line_own=np.zeros((config.players, n_lines), dtype=np.int64),
         line_open=np.zeros((config.players, n_lines), dtype=np.bool_),
+        line_term=np.zeros((config.players, n_lines)),
         pool=np.zeros(len(config.catalogue), dtype=np.int64),
         memo=turn_memo(config, MEMO_SLOTS if memo else 0),
     )

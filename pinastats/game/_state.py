@@ -58,6 +58,8 @@ class Board(NamedTuple):
             space 1 is 0.
         neighbours: ``(n_cells, 8)`` neighbouring cells, padded with -1.
         lines: ``(n_lines, max_len)`` cells of each winning line, padded with -1.
+        line_length: ``(n_lines,)`` cells in each line (before its padding).
+        on_line: ``(n_cells, n_lines)`` whether a cell is one of a line's.
         shows: ``(n_combinations, 252)`` whether a hand shows a combination.
         comb_ptr: ``(n_combinations + 1,)`` CSR pointers: the hands showing
             combination ``i`` are ``comb_hands[comb_ptr[i]:comb_ptr[i + 1]]``.
@@ -73,6 +75,8 @@ class Board(NamedTuple):
     coaster_points: IntArray
     neighbours: IntArray
     lines: IntArray
+    line_length: IntArray
+    on_line: BoolArray
     shows: BoolArray
     comb_ptr: IntArray
     comb_hands: IntArray

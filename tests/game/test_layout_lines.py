@@ -183,3 +183,15 @@ def test_one_cell_short_of_a_line_plays_on(case: Case) -> None:
     assert game.end_reason is EndReason.ONGOING
     assert game.winner is None
     assert [game.tokens(cell) for cell in target] == [(0,)] * (len(target) - 1) + [()]
+
+
+@pytest.mark.parametrize("name", available_layouts())
+def test_the_boards_line_tables_say_what_the_lines_say(name: str) -> None:
+    """``line_length`` and ``on_line`` (read by the strategic agent) from the layout's lines."""
+    layout = load_layout(name)
+    board = GameConfig(layout=layout).board
+    assert len(board.line_length) == len(layout.lines)
+    for i, line in enumerate(layout.lines):
+        cells = [c for c in line if c >= 0]
+        assert board.line_length[i] == len(cells)
+        assert sorted(int(c) for c in board.on_line[:, i].nonzero()[0]) == sorted(cells)
