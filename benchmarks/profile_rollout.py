@@ -59,7 +59,7 @@ def decisions(positions: int) -> dict[str, float]:
     ``rollout`` game keeps (one workspace for the whole game, as in a chunk).
     """
     from pinastats.agents import make_agent
-    from pinastats.agents._kernels import PARAM_POLICY
+    from pinastats.agents._kinds import PARAM_POLICY
     from pinastats.agents._rollout import _policy_turn, _rollout_cell
     from pinastats.agents.tables import turn_tables, workspace
     from pinastats.game import Game, GameConfig

@@ -16,20 +16,8 @@ but passes when the player stops early).
 from __future__ import annotations
 
 from pinastats._jit import jit, jit_flat, jit_inline
+from pinastats.agents._kinds import K_EV, K_GREEDY, K_RANDOM, K_STRATEGIC
 from pinastats.agents._memo import _memo_holds, _memo_read, _memo_slot, _memo_write, _turn_key
-from pinastats.agents._values import (  # the kinds and parameter slots, re-exported
-    K_EV as K_EV,
-)
-from pinastats.agents._values import K_GREEDY as K_GREEDY
-from pinastats.agents._values import K_RANDOM as K_RANDOM
-from pinastats.agents._values import K_ROLLOUT as K_ROLLOUT
-from pinastats.agents._values import K_STRATEGIC as K_STRATEGIC
-from pinastats.agents._values import PARAM_BLOCK as PARAM_BLOCK
-from pinastats.agents._values import PARAM_LINE as PARAM_LINE
-from pinastats.agents._values import PARAM_POLICY as PARAM_POLICY
-from pinastats.agents._values import PARAM_RACE as PARAM_RACE
-from pinastats.agents._values import PARAM_ROLLOUTS as PARAM_ROLLOUTS
-from pinastats.agents._values import PARAM_WIN as PARAM_WIN
 from pinastats.agents._values import (
     _final_values,
     _line_potential,

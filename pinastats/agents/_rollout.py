@@ -15,14 +15,11 @@ from __future__ import annotations
 
 from pinastats._jit import jit_flat, jit_inline
 from pinastats.agents._kernels import (
-    K_ROLLOUT,
-    K_STRATEGIC,
-    PARAM_POLICY,
-    PARAM_ROLLOUTS,
     _choose_cell,
     _pick_cell,
     _solves_turn,
 )
+from pinastats.agents._kinds import K_ROLLOUT, K_STRATEGIC, PARAM_POLICY, PARAM_ROLLOUTS
 from pinastats.agents._turn import _play_turn, _turn_dice, _turn_finish
 from pinastats.game._kernels import _copy_game, _end_turn, _legal_cells, _place
 

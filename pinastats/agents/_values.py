@@ -10,6 +10,7 @@ each final hand, the input of the turn DP.
 from __future__ import annotations
 
 from pinastats._jit import jit_flat, jit_inline
+from pinastats.agents._kinds import K_STRATEGIC, PARAM_BLOCK, PARAM_LINE, PARAM_RACE, PARAM_WIN
 from pinastats.agents._lines import (
     _completes_line,
     _count_lines,
@@ -23,11 +24,6 @@ from pinastats.game._kernels import (
     _owns,
     _placement_points,
 )
-
-K_RANDOM, K_GREEDY, K_EV, K_STRATEGIC, K_ROLLOUT = 0, 1, 2, 3, 4
-# parameter slots (see pinastats.agents.builtin.PARAMETERS)
-PARAM_LINE, PARAM_BLOCK, PARAM_RACE, PARAM_WIN, PARAM_ROLLOUTS, PARAM_POLICY = 0, 1, 2, 3, 4, 5
-
 
 # ------------------------------------------------------------------ position
 

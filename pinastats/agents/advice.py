@@ -30,7 +30,8 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from pinastats.agents._values import K_EV, _final_values
+from pinastats.agents._kinds import K_EV
+from pinastats.agents._values import _final_values
 from pinastats.agents.tables import DEFAULT_ROLLS, workspace
 from pinastats.dice.hands import N_DICE, check_dice
 from pinastats.dice.solver import solve_turn

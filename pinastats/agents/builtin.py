@@ -35,6 +35,7 @@ from typing import Any, TypeVar, overload
 import numpy as np
 
 from pinastats.agents import _kernels as AK
+from pinastats.agents._kinds import K_EV, K_GREEDY, K_RANDOM, K_ROLLOUT, K_STRATEGIC
 from pinastats.agents._rollout import _rollout_cell
 from pinastats.agents.protocol import AgentProtocol, is_agent
 from pinastats.agents.tables import Workspace, turn_tables, workspace
@@ -62,11 +63,11 @@ class AgentKind(StrEnum):
 
 
 _KIND_CODE = {
-    AgentKind.RANDOM: AK.K_RANDOM,
-    AgentKind.GREEDY: AK.K_GREEDY,
-    AgentKind.EV: AK.K_EV,
-    AgentKind.STRATEGIC: AK.K_STRATEGIC,
-    AgentKind.ROLLOUT: AK.K_ROLLOUT,
+    AgentKind.RANDOM: K_RANDOM,
+    AgentKind.GREEDY: K_GREEDY,
+    AgentKind.EV: K_EV,
+    AgentKind.STRATEGIC: K_STRATEGIC,
+    AgentKind.ROLLOUT: K_ROLLOUT,
 }
 
 STRATEGIC_DEFAULTS: dict[str, float] = {"line": 6.0, "block": 3.0, "race": 0.5, "win": 100.0}
@@ -75,7 +76,7 @@ STRATEGIC_DEFAULTS: dict[str, float] = {"line": 6.0, "block": 3.0, "race": 0.5, 
 ROLLOUT_DEFAULTS: dict[str, float] = {
     **STRATEGIC_DEFAULTS,
     "rollouts": 48.0,
-    "policy": float(AK.K_STRATEGIC),
+    "policy": float(K_STRATEGIC),
 }
 """``rollout``: the ``strategic`` weights, play-outs per placement, the play-out agent."""
 
@@ -84,10 +85,10 @@ PARAMETER_NAMES = ("line", "block", "race", "win", "rollouts", "policy")
 
 _PARAMETERS = {AgentKind.STRATEGIC: STRATEGIC_DEFAULTS, AgentKind.ROLLOUT: ROLLOUT_DEFAULTS}
 _POLICIES = {
-    "random": AK.K_RANDOM,
-    "greedy": AK.K_GREEDY,
-    "ev": AK.K_EV,
-    "strategic": AK.K_STRATEGIC,
+    "random": K_RANDOM,
+    "greedy": K_GREEDY,
+    "ev": K_EV,
+    "strategic": K_STRATEGIC,
 }
 
 
@@ -153,7 +154,7 @@ class Agent:
     @property
     def _decision_code(self) -> int:
         """The one-turn kind whose dice and Happy Hour choices this agent uses."""
-        return AK.K_STRATEGIC if self.kind is AgentKind.ROLLOUT else self.code
+        return K_STRATEGIC if self.kind is AgentKind.ROLLOUT else self.code
 
     def param_vector(self) -> np.ndarray:
         """Parameters as the float vector the kernels read (``W_*`` slots)."""

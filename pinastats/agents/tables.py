@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from pinastats.agents._kernels import PARAM_POLICY
+from pinastats.agents._kinds import N_PARAMS
 from pinastats.agents._memo import KEY_HEAD, KEY_PER_CELL
 from pinastats.dice.combinations import Combination
 from pinastats.dice.hands import N_HANDS, N_KEEPS, IndexArray, dice_tables
@@ -84,7 +84,13 @@ class TurnMemo(NamedTuple):
 
 
 class Workspace(NamedTuple):
-    """Scratch memory of one agent on one thread (every array overwritten each turn).
+    """Scratch memory of one agent on one thread, for games of one config.
+
+    Every array but the memo's is scratch, overwritten each turn. After a
+    prepared turn (``_prepare_turn``) ``keep_value``'s rows ``K_r``,
+    ``r = 1 .. rolls - 1``, and ``cell_value`` at the open cells are the turn's;
+    ``final_value``, ``stop_value``, ``placeable`` and ``hand_value`` are only
+    when the turn was solved, not read back from the memo.
 
     Attributes:
         final_value: ``(252,)`` value of ending the turn with a hand after the last roll.
@@ -138,7 +144,7 @@ def turn_memo(config: GameConfig, slots: int) -> TurnMemo:
     rolls = config.rules.rolls
     return TurnMemo(
         keys=np.full((slots, key_len), -1, dtype=np.int64),
-        params=np.zeros((slots, PARAM_POLICY + 1)),
+        params=np.zeros((slots, N_PARAMS)),
         keep_value=np.zeros((slots, rolls - 1, N_KEEPS)),
         cell_value=np.zeros((slots, config.layout.n_cells)),
         key=np.zeros(key_len, dtype=np.int64),

@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pinastats.agents import _kernels as AK
+from pinastats.agents._kinds import K_STRATEGIC
 from pinastats.agents.builtin import make_agent
 from pinastats.agents.tables import Workspace, turn_tables, workspace
 from pinastats.coach._kernels import _play_outs
@@ -175,7 +176,7 @@ def _strategic_choice(
     """The ``strategic`` agent's choice among ``n`` Happy Hour options."""
     return int(
         AK._choose_happy_hour(
-            AK.K_STRATEGIC, _STRATEGIC, board, state, seat, effect, options, n, _NO_RNG
+            K_STRATEGIC, _STRATEGIC, board, state, seat, effect, options, n, _NO_RNG
         )
     )
 

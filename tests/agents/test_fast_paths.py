@@ -13,11 +13,10 @@ import numpy as np
 import pytest
 
 from pinastats.agents._kernels import (
-    K_EV,
-    K_STRATEGIC,
     _best_happy_hour,
     _choose_cell,
 )
+from pinastats.agents._kinds import K_EV, K_STRATEGIC
 from pinastats.agents._values import _final_values
 from pinastats.agents.builtin import make_agent
 from pinastats.agents.tables import turn_tables, workspace

@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pinastats.agents._kernels import K_EV, K_STRATEGIC, _prepare_turn
+from pinastats.agents._kernels import _prepare_turn
+from pinastats.agents._kinds import K_EV, K_STRATEGIC
 from pinastats.agents.builtin import make_agent
 from pinastats.agents.tables import Workspace, turn_memo, turn_tables, workspace
 from pinastats.coach._kernels import _play_outs

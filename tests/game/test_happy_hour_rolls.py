@@ -14,6 +14,7 @@ import pytest
 
 from pinastats.agents import _values as AV
 from pinastats.agents import make_agent
+from pinastats.agents._kinds import K_EV
 from pinastats.agents.tables import workspace
 from pinastats.dice import dice_tables
 from pinastats.game import Game, GameConfig, IllegalMoveError
@@ -137,7 +138,7 @@ def test_ev_values_the_die_after_the_last_roll_and_a_pass_before(score: int) -> 
     g = game(rules=HH, scores=[score, 5], tokens={0: [0], 5: [1]})
     config = g.config
     work = workspace(config)
-    AV._final_values(AV.K_EV, np.zeros(6), config.board, g.state, 0, work)
+    AV._final_values(K_EV, np.zeros(6), config.board, g.state, 0, work)
     placeable = np.array(
         [
             bool(p)
