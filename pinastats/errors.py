@@ -9,6 +9,20 @@ API is a bug: the command line prints its traceback instead of one tidy line.
 from __future__ import annotations
 
 import errno
+from typing import Any
+
+
+def expect_instance(value: Any, kind: type, what: str, made_by: str) -> None:
+    """Raise :class:`PinastatsError` unless ``value`` is a ``kind``.
+
+    The message names the value, its type and where a ``kind`` comes from:
+    ``game must be a Game, got 3 (type int); get one from Game.new()``.
+    """
+    if not isinstance(value, kind):
+        raise PinastatsError(
+            f"{what} must be a {kind.__name__}, got {value!r} (type {type(value).__name__}); "
+            f"get one from {made_by}"
+        )
 
 
 class PinastatsError(ValueError):

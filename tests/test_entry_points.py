@@ -253,6 +253,14 @@ read_records:path | R.read_records("none.jsonl") | RecordError | none.jsonl: no 
 review_game:seats | review_game(c.rec, seats=[5]) | got \[5\]
 review_game:playouts | review_game(c.rec, playouts=0) | CoachError | got 0
 review_game:seed | review_game(c.rec, seed=-1) | got -1
+review_game:record | review_game(3) | got 3 \(type int\); get one from read_records
+replay:record | R.replay("game 1") | got 'game 1' \(type str\)
+write_records:records | R.write_records("no-such-folder/r.jsonl", [c.rec, 3])
+    | every record must be a GameRecord, got 3
+position_of:game | G.position_of(c.g.state) | game must be a Game, got GameState
+Agent.start_turn:game | c.a.start_turn(3) | game must be a Game, got 3
+Agent.choose_keep:game | c.a.choose_keep(None, H, 1, c.rng) | game must be a Game, got None
+tie_ranks:values | D.tie_ranks([1, "2"]) | values to rank must be numbers, got '2'
 search_starting_scores:players | B.search_starting_scores("2") | got '2'
 search_starting_scores:agent | B.search_starting_scores(2, agent="strategc")
     | AgentError | 'strategc'; did you mean 'strategic'
@@ -280,6 +288,8 @@ what_if:agent | B.what_if(2, games=2, agent="evv") | AgentError | 'evv'; did you
 what_if:seed | B.what_if(2, games=2, seed=-1) | got -1
 what_if:pairs | B.what_if(2, games=2, pairs=[("evv", "ev")]) | AgentError | 'evv'; did you mean 'ev'
 what_if:workers | B.what_if(2, games=2, workers=0) | got 0
+what_if:chosen | B.what_if(2, games=2, chosen=["standard"])
+    | chosen variant must be a Variant, got 'standard'
 play_traced:agents | B.play_traced(["ev", "evv"], 1) | AgentError | 'evv'; did you mean 'ev'
 play_traced:games | B.play_traced(["ev", "ev"], -1) | got -1
 play_traced:first_seat | B.play_traced(["ev", "ev"], 1, first_seat=5) | got 5

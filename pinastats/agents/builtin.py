@@ -40,7 +40,7 @@ from pinastats.agents._rollout import _rollout_cell
 from pinastats.agents.protocol import AgentProtocol, is_agent
 from pinastats.agents.tables import Workspace, turn_tables, workspace
 from pinastats.dice.hands import check_dice, dice_tables
-from pinastats.errors import PinastatsError
+from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game._random import generator_rng
 from pinastats.game.game import Game, IllegalMoveError
 from pinastats.game.rules import HappyHourEffect
@@ -211,6 +211,7 @@ class Agent:
         The turn is prepared for the position asked about (:meth:`start_turn` is
         called when it was not, or was for another position).
         """
+        _check_playing(game)
         hand = dice_tables().hand_index(check_dice(dice))
         rolls_left = check_rerolls_left(game, rolls_left)
         work = self._work(game)
@@ -294,6 +295,7 @@ class AgentError(PinastatsError):
 
 
 def _check_playing(game: Game) -> None:
+    expect_instance(game, Game, "game", "Game.new()")
     if game.is_over:
         raise IllegalMoveError(f"the game is over: {game.end_reason}; no decision to make")
 

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from pinastats.balance.seats import check_players
+from pinastats.errors import expect_instance
 from pinastats.game.config import GameConfig
 from pinastats.game.layout_file import available_layouts, load_layout
 from pinastats.game.rules import EndReason, Rules
@@ -130,6 +131,8 @@ def what_if(
     ``_low``/``_high``). Every variant plays with the same seeds.
     """
     check_players(players)
+    for v in chosen or ():
+        expect_instance(v, Variant, "every chosen variant", "Variant(...) or variants()")
     rows = [
         measure_variant(
             v, players=players, games=games, agent=agent, seed=seed, pairs=pairs, workers=workers

@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from pinastats.dice.errors import TargetError
 from pinastats.dice.hands import check_hand_index, dice_tables
+from pinastats.errors import PinastatsError
 
 Value = float | int | Fraction
 
@@ -45,8 +46,11 @@ def tie_ranks(values: Sequence[Value] | npt.NDArray[Any]) -> list[int]:
     >>> tie_ranks([0.5, 0.5 + 1e-15, 0.25])
     [1, 1, 3]
     """
-    exact = _is_exact(values)
     items = list(values)
+    bad = [v for v in items if isinstance(v, bool) or not isinstance(v, numbers.Real)]
+    if bad:
+        raise PinastatsError(f"values to rank must be numbers, got {bad[0]!r} in {values!r}")
+    exact = _is_exact(values)
     order = sorted(range(len(items)), key=lambda i: -items[i])
     ranks = [0] * len(items)
     top: Value = 0

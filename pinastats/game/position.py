@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pinastats.errors import PinastatsError
+from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game import _kernels as K
 from pinastats.game.catalogue import Catalogue, load_catalogue
 from pinastats.game.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
@@ -358,6 +358,7 @@ def position_of(game: Game) -> dict[str, Any]:
 
     A side-B coaster with tokens lists both spaces (``None`` for a free one).
     """
+    expect_instance(game, Game, "game", "Game.new() or game_from_position()")
     layout = game.config.layout
     rows, cols = layout.shape
     full_grid = layout.n_cells == rows * cols

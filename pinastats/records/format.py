@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from pinastats.errors import PinastatsError
+from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game.catalogue import Catalogue
 from pinastats.game.layout import Layout
 
@@ -262,7 +262,13 @@ def read_records(path: str | Path) -> list[GameRecord]:
 
 
 def write_records(path: str | Path, records: Iterable[GameRecord]) -> Path:
-    """Write records to ``path``, one JSON line each; return the path."""
+    """Write records to ``path``, one JSON line each; return the path.
+
+    Every record is checked before the file is opened: nothing half-written.
+    """
+    records = list(records)
+    for r in records:
+        expect_instance(r, GameRecord, "every record", "read_records() or record_games()")
     return write_lines(path, (r.to_json() for r in records))
 
 

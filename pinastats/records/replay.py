@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from pinastats.errors import PinastatsError
+from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game import _happy_hour as HHK
 from pinastats.game import _kernels as K
 from pinastats.game._state import empty_state
@@ -205,6 +205,7 @@ def replay(
     ``visit`` (if given) sees each turn with a copy of the game before it.
     Raises :class:`RecordError` at the first difference (game, turn, field).
     """
+    expect_instance(record, GameRecord, "record", "read_records() or record_games()")
     config = record_config(record, config)
     game = _setup(record, config)
     for number, turn in enumerate(record.turns, start=1):

@@ -24,7 +24,7 @@ import pandas as pd
 
 from pinastats.coach import win_advice
 from pinastats.coach.outcomes import check_playouts
-from pinastats.errors import PinastatsError
+from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.records.format import GameRecord, RecordedTurn
@@ -246,6 +246,7 @@ def review_game(
     coach call of up to ``playouts`` play-outs per outcome position, seeded
     by ``seed`` (the same seed gives the same review).
     """
+    expect_instance(record, GameRecord, "record", "read_records() or record_games()")
     playouts = check_playouts(playouts)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise PinastatsError(f"seed must be a whole number >= 0, got {seed!r}")
