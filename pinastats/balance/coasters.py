@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from pinastats.balance.trace import TracedGames, play_traced
-from pinastats.dice.errors import is_whole
+from pinastats.dice.errors import at_least
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.simulation.stats import Z95, wilson_interval
@@ -149,8 +149,7 @@ def coaster_points(
     """
     if not isinstance(players, Sequence) or isinstance(players, str):
         raise PinastatsError(f"players must be a sequence of player counts, got {players!r}")
-    if not is_whole(seed) or seed < 0:
-        raise PinastatsError(f"seed must be a whole number >= 0, got {seed!r}")
+    seed = at_least(seed, "seed", 0)
     frames = []
     for p in players:
         cfg = GameConfig(players=p) if config is None else _with_players(config, p)

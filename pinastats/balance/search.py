@@ -33,7 +33,7 @@ from pinastats.balance.seats import (
     round_seed,
     rulebook_scores,
 )
-from pinastats.dice.errors import is_whole
+from pinastats.dice.errors import at_least
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 
@@ -94,8 +94,7 @@ class SearchResult:
 
     def runners_up(self, k: int = 4) -> tuple[Candidate, ...]:
         """The next ``k`` vectors after the fairest (the rulebook's is reported on its own)."""
-        if not is_whole(k) or k < 0:
-            raise PinastatsError(f"runners-up must be a whole number >= 0, got {k!r}")
+        k = at_least(k, "runners-up", 0)
         rest = [
             c for c in self.candidates[1:] if c.starting_scores != self.rulebook.starting_scores
         ]
@@ -156,9 +155,7 @@ class SearchResult:
 
 
 def _whole(name: str, value: object, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise PinastatsError(f"{name} must be a whole number >= {least}, got {value!r}")
-    return value
+    return at_least(value, name, least)
 
 
 def _order(cands: Sequence[Candidate]) -> tuple[Candidate, ...]:

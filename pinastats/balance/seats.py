@@ -21,7 +21,7 @@ import numpy.typing as npt
 from scipy.stats import norm
 
 from pinastats.agents.builtin import make_agent
-from pinastats.dice.errors import is_whole
+from pinastats.dice.errors import at_least, at_least_or_none
 from pinastats.errors import PinastatsError
 from pinastats.game.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from pinastats.simulation.runner import simulate
@@ -61,9 +61,7 @@ def candidate_vectors(players: int, first: int = 1, spread: int = 4) -> list[Sco
     [(1, 1), (1, 2), (1, 3)]
     """
     check_players(players)
-    for name, value, least in (("first", first, 0), ("spread", spread, 0)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise PinastatsError(f"{name} must be a whole number >= {least}, got {value!r}")
+    first, spread = at_least(first, "first", 0), at_least(spread, "spread", 0)
     values = range(first, first + spread + 1)
     return [(first, *rest) for rest in itertools.combinations_with_replacement(values, players - 1)]
 
@@ -150,10 +148,8 @@ class SelfPlay:
     def __post_init__(self) -> None:
         check_players(self.players)
         make_agent(self.agent)  # unknown names fail here, with a suggestion
-        if self.workers is not None and (not is_whole(self.workers) or self.workers < 1):
-            raise PinastatsError(f"workers must be a whole number >= 1, got {self.workers!r}")
-        if not is_whole(self.chunk_size) or self.chunk_size < 1:
-            raise PinastatsError(f"chunk size must be a whole number > 0, got {self.chunk_size!r}")
+        at_least_or_none(self.workers, "workers", 1)
+        at_least(self.chunk_size, "chunk size", 1)
         if self.config is not None and self.config.players != self.players:
             raise PinastatsError(
                 f"players={self.players} disagrees with the config's {self.config.players}"

@@ -31,6 +31,7 @@ from pinastats.coach.outcomes import (
     outcome_positions,
 )
 from pinastats.coach.solve import solve_win_turn
+from pinastats.dice.errors import at_least
 from pinastats.dice.hands import check_dice, dice_tables
 from pinastats.errors import PinastatsError
 from pinastats.game.game import Game, IllegalMoveError
@@ -72,8 +73,7 @@ class Coach:
     def __post_init__(self) -> None:
         self.playouts = check_playouts(self.playouts)
         self.policy = check_policy(self.policy)
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise PinastatsError(f"coach: seed must be a whole number >= 0, got {self.seed!r}")
+        self.seed = at_least(self.seed, "coach: seed", 0)
         self.workers = check_workers(self.workers)
 
     @property

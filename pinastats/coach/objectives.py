@@ -41,6 +41,7 @@ from pinastats.agents.advice import advise
 from pinastats.agents.builtin import Agent, AgentKind
 from pinastats.coach.advice import win_advice
 from pinastats.coach.outcomes import check_playouts, check_policy
+from pinastats.dice.errors import at_least, at_least_or_none
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
@@ -223,17 +224,13 @@ def compare_objectives(
     kernels release the GIL; ``None``: one). ``config``: the game played (its
     catalogue, layout and rules; ``None``: the standard game of ``players``).
     """
-    if isinstance(positions, bool) or not isinstance(positions, int) or positions < 1:
-        raise PinastatsError(f"positions must be a whole number >= 1, got {positions!r}")
+    positions = at_least(positions, "positions", 1)
     playouts = check_playouts(playouts)
     policy = check_policy(policy)
     if isinstance(players, bool) or players not in (2, 3, 4):
         raise PinastatsError(f"players must be 2, 3 or 4, got {players!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise PinastatsError(f"seed must be a whole number >= 0, got {seed!r}")
-    threads = 1 if workers is None else workers
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise PinastatsError(f"workers must be a whole number >= 1 or None, got {workers!r}")
+    seed = at_least(seed, "seed", 0)
+    threads = at_least_or_none(workers, "workers", 1) or 1
     children = np.random.SeedSequence(seed).spawn(positions)
     with ThreadPoolExecutor(max_workers=threads) as pool:
         rows = list(

@@ -40,7 +40,7 @@ from pinastats.agents._kinds import K_STRATEGIC
 from pinastats.agents.builtin import make_agent
 from pinastats.agents.tables import Workspace, turn_tables, workspace
 from pinastats.coach._kernels import _play_outs
-from pinastats.dice.errors import is_whole
+from pinastats.dice.errors import at_least, at_least_or_none
 from pinastats.errors import PinastatsError
 from pinastats.game import _happy_hour as HH
 from pinastats.game import _kernels as K
@@ -77,23 +77,17 @@ def check_policy(policy: str) -> str:
 
 def check_playouts(playouts: int) -> int:
     """A number of play-outs, checked: a whole number >= 1."""
-    if isinstance(playouts, bool) or not isinstance(playouts, int | np.integer) or playouts < 1:
-        raise CoachError(f"play-outs must be a whole number >= 1, got {playouts!r}")
-    return int(playouts)
+    return at_least(playouts, "play-outs", 1, CoachError)
 
 
 def check_seed(seed: int | None) -> int | None:
     """A play-out seed, checked: a whole number >= 0, or ``None`` (fresh entropy)."""
-    if seed is not None and (not is_whole(seed) or seed < 0):
-        raise CoachError(f"seed must be a whole number >= 0 or None, got {seed!r}")
-    return None if seed is None else int(seed)
+    return at_least_or_none(seed, "seed", 0, CoachError)
 
 
 def check_workers(workers: int | None) -> int | None:
     """A number of play-out threads, checked: a whole number >= 1, or ``None`` (automatic)."""
-    if workers is not None and (not is_whole(workers) or workers < 1):
-        raise CoachError(f"workers must be a whole number >= 1 or None, got {workers!r}")
-    return None if workers is None else int(workers)
+    return at_least_or_none(workers, "workers", 1, CoachError)
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ import pandas as pd
 from pinastats.agents.builtin import Agent, AgentKind
 from pinastats.coach.agent import Coach
 from pinastats.coach.outcomes import check_playouts, check_policy, check_workers
-from pinastats.dice.errors import is_whole
+from pinastats.dice.errors import at_least, is_whole
 from pinastats.errors import PinastatsError
 from pinastats.game.game import Game
 from pinastats.simulation.play import play_turn, play_turn_fast
@@ -123,14 +123,12 @@ def calibration(
     Position ``i`` uses child ``i`` of ``SeedSequence(seed)``, so the result does
     not depend on ``workers`` (threads; the kernels release the GIL).
     """
-    if not is_whole(positions) or positions < 1:
-        raise PinastatsError(f"positions must be a whole number >= 1, got {positions!r}")
+    positions = at_least(positions, "positions", 1)
     playouts = check_playouts(playouts)
     policy = check_policy(policy)
     if not is_whole(players) or players not in (2, 3, 4):
         raise PinastatsError(f"players must be 2, 3 or 4, got {players!r}")
-    if not is_whole(seed) or seed < 0:
-        raise PinastatsError(f"seed must be a whole number >= 0, got {seed!r}")
+    seed = at_least(seed, "seed", 0)
     workers = check_workers(workers) or 1
     children = np.random.SeedSequence(seed).spawn(positions)
 

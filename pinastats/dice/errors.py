@@ -1,4 +1,4 @@
-"""The errors of the dice engine, and the one check of a whole number.
+"""The errors of the dice engine, and the checks of a whole number (a range, a least value).
 
 Every class is a :class:`pinastats.errors.PinastatsError` (so a ``ValueError``)
 whose message names the bad value and what is allowed.
@@ -60,3 +60,39 @@ def whole_number(value: object, what: str, low: int, high: int, error: type[Pina
     if not low <= number <= high:
         raise error(f"{what} must be a whole number from {low} to {high}, got {value!r}")
     return number
+
+
+def at_least(
+    value: object, what: str, least: int, error: type[PinastatsError] = PinastatsError
+) -> int:
+    """Return ``value`` as an ``int`` if it is a whole number ``>= least`` (a count, a seed).
+
+    >>> at_least(3, "games", 1)
+    3
+    >>> at_least(0, "games", 1)
+    Traceback (most recent call last):
+    ...
+    pinastats.errors.PinastatsError: games must be a whole number >= 1, got 0
+    """
+    if not is_whole(value) or cast("numbers.Integral", value) < least:
+        raise error(f"{what} must be a whole number >= {least}, got {value!r}")
+    return int(cast("numbers.Integral", value))
+
+
+def at_least_or_none(
+    value: object, what: str, least: int, error: type[PinastatsError] = PinastatsError
+) -> int | None:
+    """:func:`at_least`, or ``None`` for ``None`` (a setting left to its default).
+
+    >>> at_least_or_none(None, "workers", 1) is None
+    True
+    >>> at_least_or_none(0, "workers", 1)
+    Traceback (most recent call last):
+    ...
+    pinastats.errors.PinastatsError: workers must be a whole number >= 1 or None, got 0
+    """
+    if value is None:
+        return None
+    if not is_whole(value) or cast("numbers.Integral", value) < least:
+        raise error(f"{what} must be a whole number >= {least} or None, got {value!r}")
+    return int(cast("numbers.Integral", value))

@@ -20,7 +20,7 @@ import numpy as np
 
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
-from pinastats.dice.errors import is_whole
+from pinastats.dice.errors import at_least, at_least_or_none, is_whole
 from pinastats.errors import PinastatsError
 from pinastats.game import _kernels as K
 from pinastats.game._state import empty_state
@@ -133,10 +133,8 @@ def record_game(
         raise PinastatsError(
             f"first seat must be -1 (drawn) or 0 to {config.players - 1}, got {first_seat!r}"
         )
-    if seed is not None and (not is_whole(seed) or seed < 0):
-        raise PinastatsError(f"seed must be a whole number >= 0 or None, got {seed!r}")
-    if chunk_size is not None and (not is_whole(chunk_size) or chunk_size < 1):
-        raise PinastatsError(f"chunk size must be a whole number >= 1 or None, got {chunk_size!r}")
+    seed = at_least_or_none(seed, "seed", 0)
+    chunk_size = at_least_or_none(chunk_size, "chunk size", 1)
     agents = [resolve_agent(a) for a in agents]
     deal = state_text(rng)
     state = empty_state(config.layout.n_cells, config.players)
@@ -203,11 +201,6 @@ def record_chunk(spec: ChunkSpec, *, seed: int | None, chunk_size: int) -> list[
     ]
 
 
-def _whole(value: object, name: str, least: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise PinastatsError(f"{name} must be a whole number >= {least}, got {value!r}")
-
-
 def _check_run(
     seats: int, games: int, seed: int, config: GameConfig, first_seat: int | None, chunk_size: int
 ) -> None:
@@ -216,9 +209,9 @@ def _check_run(
         raise PinastatsError(
             f"{seats} agents given for {config.players} players: name one agent per seat"
         )
-    _whole(games, "games", 1)
-    _whole(seed, "seed", 0)
-    _whole(chunk_size, "chunk size", 1)
+    at_least(games, "games", 1)
+    at_least(seed, "seed", 0)
+    at_least(chunk_size, "chunk size", 1)
     if first_seat is not None and (
         isinstance(first_seat, bool) or first_seat not in range(config.players)
     ):

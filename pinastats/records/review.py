@@ -24,6 +24,7 @@ import pandas as pd
 
 from pinastats.coach import win_advice
 from pinastats.coach.outcomes import check_playouts
+from pinastats.dice.errors import at_least
 from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
@@ -248,8 +249,7 @@ def review_game(
     """
     expect_instance(record, GameRecord, "record", "read_records() or record_games()")
     playouts = check_playouts(playouts)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise PinastatsError(f"seed must be a whole number >= 0, got {seed!r}")
+    seed = at_least(seed, "seed", 0)
     n = record.players
     chosen = tuple(range(n)) if seats is None else tuple(sorted(set(seats)))
     bad = [s for s in chosen if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n]

@@ -17,6 +17,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from pinastats.agents.protocol import AgentProtocol
+from pinastats.dice.errors import at_least, at_least_or_none
 from pinastats.errors import PinastatsError
 from pinastats.game import Catalogue, GameConfig, Rules, load_catalogue
 from pinastats.game.catalogue import default_catalogue_path
@@ -147,12 +148,9 @@ def _check(players: int, games: int, seed: int, workers: int | None) -> None:
 
     if not whole(players) or not 2 <= players <= 4:
         raise PinastatsError(f"players must be 2, 3 or 4, got {players!r}")
-    if not whole(games) or games <= 0:
-        raise PinastatsError(f"games must be a whole number > 0, got {games!r}")
-    if not whole(seed) or seed < 0:
-        raise PinastatsError(f"seed must be a whole number >= 0, got {seed!r}")
-    if workers is not None and (not whole(workers) or workers < 1):
-        raise PinastatsError(f"workers must be a whole number >= 1, got {workers!r}")
+    games = at_least(games, "games", 1)
+    seed = at_least(seed, "seed", 0)
+    workers = at_least_or_none(workers, "workers", 1)
 
 
 def build_report(

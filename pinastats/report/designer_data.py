@@ -22,7 +22,7 @@ import numpy as np
 from pinastats.balance import coaster_effects, play_traced, search_starting_scores, variants
 from pinastats.balance.search import Candidate
 from pinastats.balance.whatif import SKILL_PAIRS, Variant, measure_variant
-from pinastats.errors import PinastatsError
+from pinastats.dice.errors import at_least
 from pinastats.game import GameConfig
 from pinastats.game.layout_file import load_layout
 
@@ -146,9 +146,7 @@ class _CatalogueVariant(Variant):
 
 def check_designer_games(value: object) -> int:
     """``value`` if it is a whole number >= 0 (0: no designer's notes), else an error."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise PinastatsError(f"designer games must be a whole number >= 0, got {value!r}")
-    return value
+    return at_least(value, "designer games", 0)
 
 
 def _estimate(row: Mapping[Any, Any], key: str) -> Estimate:

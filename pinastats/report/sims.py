@@ -31,6 +31,7 @@ import numpy as np
 
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
+from pinastats.dice.errors import at_least
 from pinastats.errors import PinastatsError
 from pinastats.game import GameConfig
 from pinastats.game.rules import EndReason
@@ -280,8 +281,7 @@ def run_simulations(
     """
     made = check_guests(guests)
     n_guest = min(games, 2000) if guest_games is None else guest_games
-    if isinstance(n_guest, bool) or not isinstance(n_guest, int) or n_guest <= 0:
-        raise PinastatsError(f"guest games must be a whole number > 0, got {guest_games!r}")
+    n_guest = at_least(n_guest, "guest games", 1)
     players = config.players
     plan: list[tuple[tuple[AgentProtocol | str, ...], str, int, int]] = [
         ((SELF_PLAY_AGENT,) * players, f"{SELF_PLAY_AGENT} self-play", games, 0)

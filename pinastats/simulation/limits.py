@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from pinastats.dice.errors import is_whole
+from pinastats.dice.errors import at_least, is_whole
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 
@@ -20,12 +20,9 @@ def check_run(
         raise PinastatsError(
             f"{seats} agents given for {config.players} players: name one agent per seat"
         )
-    if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
-        raise PinastatsError(f"games must be a whole number > 0, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise PinastatsError(f"seed must be a whole number >= 0, got {seed!r}")
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size <= 0:
-        raise PinastatsError(f"chunk size must be a whole number > 0, got {chunk_size!r}")
+    at_least(games, "games", 1)
+    at_least(seed, "seed", 0)
+    at_least(chunk_size, "chunk size", 1)
     if first_seat is not None and (
         not is_whole(first_seat) or not 0 <= first_seat < config.players
     ):

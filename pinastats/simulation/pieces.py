@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
+from pinastats.dice.errors import at_least
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.rules import EndReason
@@ -275,8 +276,7 @@ def simulate_pieces(
             f"out {out!r} is one file: give a folder or a pattern with {PLACEHOLDER} "
             "(or save a whole table with simulate(...).save)"
         )
-    if isinstance(piece_games, bool) or not isinstance(piece_games, int) or piece_games < 1:
-        raise PinastatsError(f"games per piece must be a whole number > 0, got {piece_games!r}")
+    piece_games = at_least(piece_games, "games per piece", 1)
     old = plan.existing()
     if old:
         raise PinastatsError(

@@ -25,6 +25,7 @@ import numpy as np
 
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
+from pinastats.dice.errors import at_least
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.simulation.chunk import CHUNK_FIELDS, ChunkSpec, plays_rollout, run_chunk, warm_up
@@ -284,8 +285,7 @@ def simulate(
         raise PinastatsError(f"engine must be 'local' or 'dask', got {engine!r}")
     if workers is None:
         workers = os.cpu_count() or 1
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise PinastatsError(f"workers must be a whole number >= 1, got {workers!r}")
+    workers = at_least(workers, "workers", 1)
     if not isinstance(worker_timeout, int | float) or not worker_timeout > 0:
         raise PinastatsError(
             f"worker timeout must be a number of seconds > 0, got {worker_timeout!r}"

@@ -90,7 +90,7 @@ def test_placement_wins_marks_the_winner() -> None:
 
 
 def test_traced_play_refuses_bad_input() -> None:
-    with pytest.raises(PinastatsError, match="games must be a whole number > 0, got 0"):
+    with pytest.raises(PinastatsError, match="games must be a whole number >= 1, got 0"):
         play_traced(["ev", "ev"], 0)
     with pytest.raises(PinastatsError, match="3 agents given for 2 players"):
         play_traced(["ev"] * 3, 10, config=GameConfig(players=2))

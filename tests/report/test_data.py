@@ -113,8 +113,8 @@ def test_rates_and_pooling(two_players: Written) -> None:
 def test_bad_arguments() -> None:
     for kwargs, message in [
         ({"players": 5}, "players must be 2, 3 or 4"),
-        ({"players": 2, "games": 0}, "games must be a whole number > 0"),
-        ({"players": 2, "games": 1.5}, "games must be a whole number > 0"),
+        ({"players": 2, "games": 0}, "games must be a whole number >= 1"),
+        ({"players": 2, "games": 1.5}, "games must be a whole number >= 1"),
         ({"players": 2, "seed": -1}, "seed must be a whole number >= 0"),
         ({"players": 2, "workers": 0}, "workers must be a whole number >= 1"),
     ]:
