@@ -21,6 +21,7 @@ the 1-minute load average beside it. Nothing is asserted: timings depend on the 
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import os
 import statistics
@@ -131,17 +132,20 @@ def naive_python_dp(final: dict[Hand, float], rolls: int) -> dict[tuple[Hand, in
 def cli_wall_time(runs: int = 5, path: Path | None = None) -> tuple[float, list[float], float]:
     """Median wall time of ``pinastats optimal-hold --target "full house"`` (warm cache).
 
-    ``path``: the checkout to run (``PYTHONPATH``), else this one. Also the load average.
+    ``path``: the checkout to run (``PYTHONPATH``, and the working folder: ``-m`` puts
+    the working folder first on ``sys.path``), else this one. Also the load average.
     """
     cmd = [sys.executable, "-m", "pinastats.cli.main", "optimal-hold", "--target", "full house"]
     env = dict(os.environ)
-    if path is not None:
-        env["PYTHONPATH"] = str(path)
-    subprocess.run(cmd, check=True, capture_output=True, env=env)  # warm the numba cache
+    folder = Path(__file__).resolve().parent.parent if path is None else path
+    env["PYTHONPATH"] = str(folder)
+    run = functools.partial(subprocess.run, cmd, check=True, capture_output=True, env=env,
+                            cwd=folder)  # fmt: skip
+    run()  # warm the numba cache
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True, env=env)
+        run()
         times.append(time.perf_counter() - start)
     return statistics.median(times), times, os.getloadavg()[0]
 
