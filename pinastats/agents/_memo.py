@@ -16,6 +16,8 @@ one solved again (tested), and games do not depend on the memo.
 
 from __future__ import annotations
 
+import math
+
 from pinastats._jit import jit_inline
 
 KEY_HEAD = 5
@@ -75,7 +77,9 @@ def _memo_holds(memo, slot, params):
         if keys[slot, i] != key[i]:
             return False
     for i in range(params.shape[0]):
-        if memo.params[slot, i] != params[i]:
+        kept = memo.params[slot, i]
+        # equal doubles, and the same sign of zero: -0.0 == 0.0, yet a value may carry it
+        if kept != params[i] or math.copysign(1.0, kept) != math.copysign(1.0, params[i]):
             return False
     return True
 

@@ -104,7 +104,7 @@ def play_traced(
     config = GameConfig(players=len(seats)) if config is None else config
     if chunk_size is None:
         chunk_size = default_chunk_size(seats)
-    check_run(len(seats), games, seed, chunk_size, first_seat, config)
+    games, seed, chunk_size = check_run(len(seats), games, seed, chunk_size, first_seat, config)
     fixed = -1 if first_seat is None else first_seat
     outs, logs = [], []
     for spec in _chunk_specs(games, chunk_size, seed, config, seats, fixed):

@@ -11,7 +11,7 @@ it up rewards skill.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -117,7 +117,7 @@ def what_if(
     games: int = 5_000,
     agent: str = "strategic",
     seed: int = 0,
-    chosen: Sequence[Variant] | None = None,
+    chosen: Iterable[Variant] | None = None,
     pairs: Sequence[tuple[str, str]] = SKILL_PAIRS,
     workers: int | None = None,
 ) -> pd.DataFrame:
@@ -131,6 +131,7 @@ def what_if(
     ``_low``/``_high``). Every variant plays with the same seeds.
     """
     check_players(players)
+    chosen = None if chosen is None else list(chosen)  # any iterable, looked at twice
     for v in chosen or ():
         expect_instance(v, Variant, "every chosen variant", "Variant(...) or variants()")
     rows = [

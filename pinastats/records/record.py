@@ -203,19 +203,19 @@ def record_chunk(spec: ChunkSpec, *, seed: int | None, chunk_size: int) -> list[
 
 def _check_run(
     seats: int, games: int, seed: int, config: GameConfig, first_seat: int | None, chunk_size: int
-) -> None:
-    """The checks of ``simulate`` on the arguments of :func:`record_games`."""
+) -> tuple[int, int, int]:
+    """``simulate``'s checks of :func:`record_games`' arguments; ``(games, seed, chunk size)``."""
     if seats != config.players:
         raise PinastatsError(
             f"{seats} agents given for {config.players} players: name one agent per seat"
         )
-    at_least(games, "games", 1)
-    at_least(seed, "seed", 0)
-    at_least(chunk_size, "chunk size", 1)
+    games, seed = at_least(games, "games", 1), at_least(seed, "seed", 0)
+    chunk_size = at_least(chunk_size, "chunk size", 1)
     if first_seat is not None and (
         isinstance(first_seat, bool) or first_seat not in range(config.players)
     ):
         raise PinastatsError(f"first seat must be 0 to {config.players - 1}, got {first_seat!r}")
+    return games, seed, chunk_size
 
 
 def recorded_chunk(spec: ChunkSpec, seed: int, chunk_size: int) -> dict[str, Any]:
@@ -259,7 +259,7 @@ def record_games(
     seats = tuple(resolve_agent(a) for a in agents)
     size = default_chunk_size(seats) if chunk_size is None else chunk_size
     config = GameConfig(players=len(seats)) if config is None else config
-    _check_run(len(seats), games, seed, config, first_seat, size)
+    games, seed, size = _check_run(len(seats), games, seed, config, first_seat, size)
     out: list[GameRecord] = []
     first = -1 if first_seat is None else first_seat
     for spec in _chunk_specs(games, size, seed, config, seats, first):

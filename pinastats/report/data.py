@@ -142,15 +142,19 @@ def _digest(catalogue: Catalogue) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
-def _check(players: int, games: int, seed: int, workers: int | None) -> None:
+def _check(players: int, games: int, seed: int, workers: int | None) -> tuple[int, int, int | None]:
+    """Refuse bad settings of a report; ``(games, seed, workers)`` as Python ints."""
+
     def whole(value: object) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
 
     if not whole(players) or not 2 <= players <= 4:
         raise PinastatsError(f"players must be 2, 3 or 4, got {players!r}")
-    games = at_least(games, "games", 1)
-    seed = at_least(seed, "seed", 0)
-    workers = at_least_or_none(workers, "workers", 1)
+    return (
+        at_least(games, "games", 1),
+        at_least(seed, "seed", 0),
+        at_least_or_none(workers, "workers", 1),
+    )
 
 
 def build_report(
@@ -184,8 +188,8 @@ def build_report(
     the points advice, ``win_playouts`` play-outs per outcome position each (see
     :mod:`~pinastats.report.win_data`), seeded from ``seed``; 0 positions leaves it out.
     """
-    _check(players, games, seed, workers)
-    check_designer_games(designer_games)
+    games, seed, workers = _check(players, games, seed, workers)
+    designer_games = check_designer_games(designer_games)
     check_win_positions(win_positions)
     check_win_playouts(win_playouts)
     if not isinstance(catalogue, Catalogue):

@@ -14,19 +14,22 @@ MEMORY_SHARE = 0.8
 
 def check_run(
     seats: int, games: int, seed: int, chunk_size: int, first_seat: int | None, config: GameConfig
-) -> None:
-    """Refuse a run's settings that do not fit (the checks :func:`simulate` makes)."""
+) -> tuple[int, int, int]:
+    """Refuse a run's settings that do not fit (the checks :func:`simulate` makes).
+
+    Returns ``(games, seed, chunk_size)`` as Python ints (NumPy integers are accepted).
+    """
     if seats != config.players:
         raise PinastatsError(
             f"{seats} agents given for {config.players} players: name one agent per seat"
         )
-    at_least(games, "games", 1)
-    at_least(seed, "seed", 0)
-    at_least(chunk_size, "chunk size", 1)
+    games, seed = at_least(games, "games", 1), at_least(seed, "seed", 0)
+    chunk_size = at_least(chunk_size, "chunk size", 1)
     if first_seat is not None and (
         not is_whole(first_seat) or not 0 <= first_seat < config.players
     ):
         raise PinastatsError(f"first seat must be 0 to {config.players - 1}, got {first_seat!r}")
+    return games, seed, chunk_size
 
 
 def table_bytes(games: int, config: GameConfig) -> int:

@@ -280,7 +280,7 @@ def simulate(
         config = GameConfig(players=len(seats) if players is None else players)
     if players is not None and players != config.players:
         raise PinastatsError(f"players={players} disagrees with the config's {config.players}")
-    check_run(len(seats), games, seed, chunk_size, first_seat, config)
+    games, seed, chunk_size = check_run(len(seats), games, seed, chunk_size, first_seat, config)
     if engine not in ("local", "dask"):
         raise PinastatsError(f"engine must be 'local' or 'dask', got {engine!r}")
     if workers is None:

@@ -36,3 +36,9 @@ def test_what_if_rows_hold_together() -> None:
     rounds = dict(zip(frame["variant"], frame["mean_rounds"].astype(float), strict=True))
     assert score["target 15"] > score["rulebook"]
     assert rounds["target 15"] < rounds["rulebook"]
+
+
+def test_chosen_variants_may_be_any_iterable() -> None:
+    chosen = (v for v in variants() if v.name == "rulebook")
+    frame = what_if(2, games=50, chosen=chosen, workers=1, seed=3)
+    assert list(frame["variant"]) == ["rulebook"]

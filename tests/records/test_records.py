@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -150,3 +151,28 @@ def test_truncated_and_bad_files(tmp_path: Path, record: GameRecord) -> None:
         read_records(path)
     with pytest.raises(RecordError, match="no such file"):
         read_records(tmp_path / "missing.jsonl")
+
+
+def test_numpy_whole_numbers_play_and_write_like_ints(tmp_path: Path) -> None:
+    """A seed, a game count or a chunk size from NumPy is taken as the int it holds."""
+    agents = ["greedy", "ev"]
+    plain = record_games(agents, 3, seed=4, chunk_size=2)
+    three, four, two = np.int64(3), np.int64(4), np.int64(2)
+    numpy = record_games(agents, three, seed=four, chunk_size=two)  # type: ignore[arg-type]
+    assert [r.to_json() for r in numpy] == [r.to_json() for r in plain]
+    write_records(tmp_path / "r.jsonl", numpy)  # plain JSON: no NumPy scalar inside
+    result = simulate(agents, three, seed=four, chunk_size=two, workers=1)  # type: ignore[arg-type]
+    assert type(result.seed) is int
+    assert type(result.chunk_size) is int
+    json.dumps(result.summary())
+
+
+def test_rollout_records_default_to_the_chunks_simulate_plays() -> None:
+    agents = ["rollout(rollouts=1,policy=greedy)", "random"]
+    records = record_games(agents, 18, seed=6)  # two chunks of 16 and 2 games
+    table = simulate(agents, 18, seed=6, workers=1).games
+    assert [r.winner for r in records] == [None if w < 0 else int(w) for w in table["winner"]]
+    assert [r.scores for r in records] == [
+        tuple(int(table[f"score_{s}"][g]) for s in range(2)) for g in range(18)
+    ]
+    assert records[-1].chunk_size == 16
