@@ -30,6 +30,25 @@ def _term(own, open_line, length):
     return 0.0
 
 
+@jit_inline
+def _line_count(board, game, p, i):
+    """``(own, open)``: seat ``p``'s tokens on line ``i``, and whether the line is open to ``p``.
+
+    A line is open to ``p`` while each of its coasters is ``p``'s or has a free space.
+    """
+    lines, spaces, sides = board.lines, game.spaces, game.cell_side
+    own = 0
+    for j in range(lines.shape[1]):
+        c = lines[i, j]
+        if c < 0:
+            break
+        if _owns(game, c, p):
+            own += 1
+        elif spaces[c, 0] >= 0 and (sides[c] == 0 or spaces[c, 1] >= 0):
+            return own, False
+    return own, True
+
+
 @jit_flat
 def _count_lines(board, game, line_own, line_open, line_term):
     """Count the lines of every seat ``p`` on the position.
@@ -38,20 +57,9 @@ def _count_lines(board, game, line_own, line_open, line_term):
     line is still open to ``p`` (each of its coasters is ``p``'s or has a free
     space); ``line_term[p, i]``: its term of ``P(p)`` (:func:`_term`).
     """
-    lines, spaces, sides = board.lines, game.spaces, game.cell_side
     for p in range(game.players.shape[0]):
-        for i in range(lines.shape[0]):
-            own = 0
-            open_line = True
-            for j in range(lines.shape[1]):
-                c = lines[i, j]
-                if c < 0:
-                    break
-                if _owns(game, c, p):
-                    own += 1
-                elif spaces[c, 0] >= 0 and (sides[c] == 0 or spaces[c, 1] >= 0):
-                    open_line = False
-                    break
+        for i in range(board.lines.shape[0]):
+            own, open_line = _line_count(board, game, p, i)
             line_own[p, i] = own
             line_open[p, i] = open_line
             line_term[p, i] = _term(own, open_line, board.line_length[i])

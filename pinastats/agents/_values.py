@@ -14,27 +14,19 @@ from pinastats.agents._kinds import K_STRATEGIC, PARAM_BLOCK, PARAM_LINE, PARAM_
 from pinastats.agents._lines import (
     _completes_line,
     _count_lines,
+    _line_count,
     _others_after,
     _potential_after,
+    _term,
 )
 from pinastats.game._kernels import (
     _cell_combination,
     _has_line,
     _open_to,
-    _owns,
     _placement_points,
 )
 
 # ------------------------------------------------------------------ position
-
-
-@jit_inline
-def _room_for(game, cell):
-    """Whether ``cell`` still has a free token space."""
-    for s in range(1 + game.cell_side[cell]):
-        if game.spaces[cell, s] < 0:
-            return True
-    return False
 
 
 @jit_flat
@@ -42,26 +34,13 @@ def _line_potential(board, game, seat):
     """Sum over the lines still open to ``seat`` of ``(own tokens / line length)**2``.
 
     A line is open to ``seat`` while each of its coasters is either theirs or
-    still has a free space.
+    still has a free space. Counted on the position as it stands, line by line:
+    the recount that :mod:`pinastats.agents._lines`' counted values equal.
     """
-    lines = board.lines
     total = 0.0
-    for i in range(lines.shape[0]):
-        own = 0
-        length = 0
-        open_line = True
-        for j in range(lines.shape[1]):
-            c = lines[i, j]
-            if c < 0:
-                break
-            length += 1
-            if _owns(game, c, seat):
-                own += 1
-            elif not _room_for(game, c):
-                open_line = False
-                break
-        if open_line and length > 0:
-            total += (own * own) / (length * length)
+    for i in range(board.lines.shape[0]):
+        own, open_line = _line_count(board, game, seat, i)
+        total += _term(own, open_line, board.line_length[i])
     return total
 
 
