@@ -26,8 +26,8 @@ KEY_HEAD = 5
 KEY_PER_CELL = 4
 """Key words of a cell: its coaster, its side, the seats on its two token spaces."""
 
-_EMPTY = -1
-"""``keys[s, 0]`` of an entry that holds nothing (a kind is never negative)."""
+EMPTY = -1
+"""The key words of an entry that holds nothing (a kind is never negative)."""
 
 _MULT = 0x9E3779B97F4A7C15 - (1 << 64)  # the golden-ratio constant, as an int64
 _MIX = 0x94D049BB133111EB - (1 << 64)

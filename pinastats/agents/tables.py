@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pinastats.agents._kinds import N_PARAMS
-from pinastats.agents._memo import KEY_HEAD, KEY_PER_CELL
+from pinastats.agents._memo import EMPTY, KEY_HEAD, KEY_PER_CELL
 from pinastats.dice.combinations import Combination
 from pinastats.dice.hands import N_HANDS, N_KEEPS, IndexArray, dice_tables
 from pinastats.dice.solver import solve_turn
@@ -143,7 +143,7 @@ def turn_memo(config: GameConfig, slots: int) -> TurnMemo:
     key_len = KEY_HEAD + KEY_PER_CELL * config.layout.n_cells
     rolls = config.rules.rolls
     return TurnMemo(
-        keys=np.full((slots, key_len), -1, dtype=np.int64),
+        keys=np.full((slots, key_len), EMPTY, dtype=np.int64),
         params=np.zeros((slots, N_PARAMS)),
         keep_value=np.zeros((slots, rolls - 1, N_KEEPS)),
         cell_value=np.zeros((slots, config.layout.n_cells)),
