@@ -20,7 +20,7 @@ import numpy as np
 
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
-from pinastats.dice.errors import at_least, at_least_or_none, is_whole
+from pinastats.dice.errors import at_least_or_none, is_whole
 from pinastats.errors import PinastatsError
 from pinastats.game import _kernels as K
 from pinastats.game._state import empty_state
@@ -201,23 +201,6 @@ def record_chunk(spec: ChunkSpec, *, seed: int | None, chunk_size: int) -> list[
     ]
 
 
-def _check_run(
-    seats: int, games: int, seed: int, config: GameConfig, first_seat: int | None, chunk_size: int
-) -> tuple[int, int, int]:
-    """``simulate``'s checks of :func:`record_games`' arguments; ``(games, seed, chunk size)``."""
-    if seats != config.players:
-        raise PinastatsError(
-            f"{seats} agents given for {config.players} players: name one agent per seat"
-        )
-    games, seed = at_least(games, "games", 1), at_least(seed, "seed", 0)
-    chunk_size = at_least(chunk_size, "chunk size", 1)
-    if first_seat is not None and (
-        isinstance(first_seat, bool) or first_seat not in range(config.players)
-    ):
-        raise PinastatsError(f"first seat must be 0 to {config.players - 1}, got {first_seat!r}")
-    return games, seed, chunk_size
-
-
 def recorded_chunk(spec: ChunkSpec, seed: int, chunk_size: int) -> dict[str, Any]:
     """A chunk's arrays (as :func:`~pinastats.simulation.chunk.run_chunk`) and its JSON records.
 
@@ -254,12 +237,13 @@ def record_games(
     :class:`~pinastats.agents.protocol.AgentProtocol`); ``first_seat=None``
     draws the first player of each game.
     """
+    from pinastats.simulation.limits import check_run
     from pinastats.simulation.runner import _chunk_specs, default_chunk_size
 
     seats = tuple(resolve_agent(a) for a in agents)
     size = default_chunk_size(seats) if chunk_size is None else chunk_size
     config = GameConfig(players=len(seats)) if config is None else config
-    games, seed, size = _check_run(len(seats), games, seed, config, first_seat, size)
+    games, seed, size = check_run(len(seats), games, seed, size, first_seat, config)
     out: list[GameRecord] = []
     first = -1 if first_seat is None else first_seat
     for spec in _chunk_specs(games, size, seed, config, seats, first):
