@@ -15,6 +15,15 @@ from pinastats.dice import Combination, solve_turn, stored
 from pinastats.dice.stored import load_solution, save_solution
 
 
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test its own cache folder: a save by a test on another worker cannot show up here."""
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    monkeypatch.setattr(stored, "cache_dir", lambda: folder)
+    return folder
+
+
 @pytest.mark.parametrize(("comb", "rolls", "sticky"), [
     (Combination.FULL_HOUSE, 3, False), (Combination.FULL_HOUSE, 3, True),
     (Combination.LARGE_STRAIGHT, 1, False), (Combination.FIVE_OF_A_KIND, 4, True),
@@ -24,7 +33,7 @@ def test_a_saved_solution_reads_back_exactly(comb: Combination, rolls: int, stic
     path = save_solution(comb, solved)
     assert path is not None
     assert path.exists()
-    assert [p.suffix for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left
     loaded = load_solution(comb, rolls=rolls, sticky=sticky)
     assert loaded is not None
     assert loaded.keep_numerator is not None
@@ -61,6 +70,7 @@ def test_a_change_of_the_solver_sources_reads_nothing_stale(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     here = Path(stored.__file__).parent
+    original = stored.__file__
     paths = []
     for copy in ("same", "edited"):
         (tmp_path / copy).mkdir()
@@ -71,7 +81,7 @@ def test_a_change_of_the_solver_sources_reads_nothing_stale(
             with (tmp_path / copy / "solver.py").open("a") as file:
                 file.write("\n# an edit\n")
         paths.append(stored._path(Combination.FULL_HOUSE, 3, False))
-    monkeypatch.undo()
+    monkeypatch.setattr(stored, "__file__", original)
     assert paths[0] == stored._path(Combination.FULL_HOUSE, 3, False)  # a copy: the same key
     assert paths[1] != paths[0]
 
