@@ -209,6 +209,10 @@ play_game:agents | S.play_game(c.gg(), ["ev", "evv"]) | AgentError | 'evv'; did 
 play_game:seed | S.play_game(c.gg(), ["ev", "ev"], seed="x") | got 'x'
 play_turn:agent | S.play_turn(c.gg(), "evv", c.rng) | AgentError | 'evv'; did you mean 'ev'
 wilson_interval:trials | S.wilson_interval(1, -1) | got -1
+wilson_interval:trials | S.wilson_interval(1, 2.5) | whole number >= 0, got 2\.5
+wilson_interval:successes | S.wilson_interval("1", 2) | got '1'
+wilson_interval:successes | S.wilson_interval(3, 2) | from 0 to the 2 trials, got 3
+wilson_interval:z | S.wilson_interval(1, 2, z=-1.96) | finite number > 0, got -1\.96
 win_advice:dice | C.win_advice(c.g, [1, 2, 3, 4, 7], 0) | DiceError | 7 in
 win_advice:rolls_left | C.win_advice(c.g, H, 3) | got 3
 win_advice:playouts | C.win_advice(c.g, H, 0, playouts=1.5) | CoachError | got 1\.5

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+import numbers
 
+from pinastats.dice.errors import at_least
 from pinastats.errors import PinastatsError
 
 Z95 = 1.959963984540054
@@ -15,9 +17,16 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     >>> lo, hi = wilson_interval(50, 100)
     >>> round(lo, 4), round(hi, 4)
     (0.4038, 0.5962)
+
+    ``trials`` is a whole number (0 gives NaNs: no rate is known), ``successes``
+    a number from 0 to ``trials`` (a weighted count may be fractional), ``z`` a
+    finite number > 0.
     """
-    if trials < 0:
-        raise PinastatsError(f"trials must be a whole number >= 0, got {trials!r}")
+    trials = at_least(trials, "trials", 0)
+    if not (isinstance(z, numbers.Real) and not isinstance(z, bool) and 0 < z < math.inf):
+        raise PinastatsError(f"z must be a finite number > 0, got {z!r}")
+    if not isinstance(successes, numbers.Real) or isinstance(successes, bool):
+        raise PinastatsError(f"successes must be a number from 0 to trials, got {successes!r}")
     if trials == 0:
         return (math.nan, math.nan)
     if not 0 <= successes <= trials:
