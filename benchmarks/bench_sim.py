@@ -1,9 +1,13 @@
 """Benchmark the game engine against the previous engine and a pure-Python one.
 
-    python benchmarks/bench_sim.py            # a few minutes (cold compiles included)
-    python benchmarks/bench_sim.py --quick    # under a minute, no cold compile
+    python benchmarks/bench_sim.py            # about ten minutes (cold compiles included)
+    python benchmarks/bench_sim.py --quick    # under a minute, one run, no cold compile
 
-Everything is measured in one run, 2 players, the same agent in every seat:
+Everything is measured in one run, 2 players, the same agent in every seat.
+The two engines are measured ``--repeats`` times (3), one after the other in
+turn; each figure is the median of its runs, printed with their range, and each
+ratio the median of the ratios of runs taken side by side (the rate of a
+two-core virtual machine drifts from minute to minute by more than a fifth):
 
 * games/s of ``simulate`` for ``random``, ``ev``, ``strategic`` and ``rollout``
   (48 play-outs per placement) on ``--workers`` threads, and the CPU time per
@@ -14,7 +18,8 @@ Everything is measured in one run, 2 players, the same agent in every seat:
   ``pinastats.simulation.simulate``, which both have);
 * the pure-Python reference engine (``reference_engine.py``, ``random`` agent,
   the same games);
-* 2 workers against 1 worker (``ev``), and the cold compile of the engine
+* 2 workers against 1 worker (``ev``; the median of ``SCALING_PAIRS`` pairs of
+  runs in each run of an engine), and the cold compile of the engine
   (``warm_up`` in a fresh ``NUMBA_CACHE_DIR``), wall and CPU seconds;
 * the readable Python turn, the per-turn kernel and the engine, one thread.
 
@@ -26,7 +31,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,6 +44,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 TARGETS = {"random": 100_000.0, "ev": 12_000.0, "strategic": 10_000.0, "rollout": 60.0}
 SCALING_TARGET = 1.85
+SCALING_PAIRS = 2
+"""1-worker and 2-worker ``ev`` runs timed one after the other, in each run of an engine."""
 COLD_TARGET = 45.0
 PILOT = {"random": 2_000, "ev": 400, "strategic": 400, "rollout": 2}
 FLOOR = {"random": 2_000, "ev": 400, "strategic": 400, "rollout": 96}
@@ -71,11 +80,13 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
             "cpu/game": cpu / games,
             "load": load(),
         }
-    rates = {}
-    for w in (1, 2):
-        games = max(400, int(out.get("ev", {"games/s": 2_000})["games/s"] * seconds))
-        rates[w] = simulate(["ev", "ev"], games, seed=3, workers=w).games_per_second
-    out["scaling"] = {"ratio": rates[2] / rates[1], "load": load()}
+    games = max(400, int(out.get("ev", {"games/s": 2_000})["games/s"] * seconds))
+    ratios = []
+    for _ in range(SCALING_PAIRS):
+        one, two = (simulate(["ev", "ev"], games, seed=3, workers=w).games_per_second
+                    for w in (1, 2))  # fmt: skip
+        ratios.append(two / one)
+    out["scaling"] = {"ratios": ratios, "load": load()}
     return out
 
 
@@ -160,56 +171,100 @@ def ratio(a: float, b: float) -> str:
     return f"{a / b:,.1f}x" if b > 0 else "n/a"
 
 
+def spread(values: list[float]) -> str:
+    """The range of ``values``, as ``low-high`` (empty for a single run)."""
+    if len(values) < 2:
+        return ""
+    digits = 2 if max(values) < 10 else 0
+    return f"{min(values):,.{digits}f}-{max(values):,.{digits}f}"
+
+
+def paired(ours: list[float], base: list[float]) -> tuple[float, str]:
+    """The median of the ratios ``ours[i] / base[i]`` and their range (``nan`` without base)."""
+    ratios = [o / b for o, b in zip(ours, base, strict=False) if b > 0]
+    if not ratios:
+        return math.nan, ""
+    low, high = min(ratios), max(ratios)
+    return statistics.median(ratios), (f"{low:.1f}-{high:.1f}" if len(ratios) > 1 else "")
+
+
+def median_of(runs: list[dict[str, Any]], kind: str, key: str) -> float:
+    return statistics.median(r[kind][key] for r in runs) if runs else 0.0
+
+
+def measure(args: argparse.Namespace, spec: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+    """``args.repeats`` runs of each engine, this one first, in turn."""
+    ours, base = [], []
+    for i in range(args.repeats):
+        print(f"  run {i + 1}/{args.repeats}: this engine", file=sys.stderr, flush=True)
+        ours.append(run_engine(HERE.parent, spec))
+        if args.baseline.exists():
+            print(f"  run {i + 1}/{args.repeats}: previous engine", file=sys.stderr, flush=True)
+            base.append(run_engine(args.baseline, spec))
+    return ours, base
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="short runs, no cold compile")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--repeats", type=int, help="runs of each engine (3; 1 with --quick)")
     parser.add_argument("--baseline", type=Path, default=Path("/work/baseline"))
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         print(json.dumps(child(json.loads(args.child))))
         return
+    if args.repeats is None:
+        args.repeats = 1 if args.quick else 3
+    if args.repeats < 1:
+        parser.error(f"--repeats must be at least 1, got {args.repeats}")
     seconds = 0.4 if args.quick else 2.0
     spec = {"agents": list(TARGETS), "workers": args.workers, "seconds": seconds}
     ours_path = HERE.parent
-    print(f"engine benchmark, 2 players, {args.workers} workers, {os.cpu_count()} CPUs; "
-          f"load at start {load():.2f}")  # fmt: skip
-    ours = run_engine(ours_path, spec)
-    base = run_engine(args.baseline, spec) if args.baseline.exists() else None
+    print(f"engine benchmark, 2 players, {args.workers} workers, {os.cpu_count()} CPUs, "
+          f"{args.repeats} run(s) of each engine; load at start {load():.2f}")  # fmt: skip
+    runs, base_runs = measure(args, spec)
+    base = base_runs[0] if base_runs else None
     ref = reference_rate(seconds)
 
-    head = (f"{'figure':34} {'this engine':>13} {'load':>5} {'previous':>11} {'load':>5} "
-            f"{'target':>9}  {'/ previous':>10} {'CPU/game: prev/this':>20}")  # fmt: skip
+    head = (f"{'figure (median of runs)':26} {'this engine':>11} {'range':>15} {'load':>5} "
+            f"{'previous':>9} {'load':>5} {'target':>8}  {'/ previous':>10} {'range':>8} "
+            f"{'CPU/game prev/this':>18}")  # fmt: skip
     print("\n" + head + "\n" + "-" * len(head))
     for kind, target in TARGETS.items():
-        o = ours[kind]
-        b = base[kind] if base else {"games/s": 0.0, "cpu/game": 0.0, "load": 0.0}
-        print(f"{kind + ' self-play, games/s':34} {o['games/s']:13,.0f} {o['load']:5.2f} "
-              f"{b['games/s']:11,.0f} {b['load']:5.2f} {target:9,.0f}  "
-              f"{ratio(o['games/s'], b['games/s']):>10} "
-              f"{ratio(b['cpu/game'], o['cpu/game']):>20}")  # fmt: skip
+        rates = [r[kind]["games/s"] for r in runs]
+        base_rates = [r[kind]["games/s"] for r in base_runs]
+        up, up_range = paired(rates, base_rates)
+        cpu, _ = paired([r[kind]["cpu/game"] for r in base_runs],
+                        [r[kind]["cpu/game"] for r in runs])  # fmt: skip
+        print(f"{kind + ', games/s':26} {statistics.median(rates):11,.0f} {spread(rates):>15} "
+              f"{median_of(runs, kind, 'load'):5.2f} {median_of(base_runs, kind, 'games/s'):9,.0f} "
+              f"{median_of(base_runs, kind, 'load'):5.2f} {target:8,.0f}  {up:9.1f}x "
+              f"{up_range:>8} {cpu:17.1f}x")  # fmt: skip
     for kind in TARGETS:
-        o = ours[kind]
-        print(f"  {kind:10} CPU per game {o['cpu/game'] * 1e6:10,.1f} µs "
-              f"(previous {base[kind]['cpu/game'] * 1e6 if base else 0:10,.1f} µs)")  # fmt: skip
-    so, sb = ours["scaling"], base["scaling"] if base else {"ratio": 0.0, "load": 0.0}
-    print(f"{'ev, 2 workers / 1 worker':34} {so['ratio']:13.2f} {so['load']:5.2f} "
-          f"{sb['ratio']:11.2f} {sb['load']:5.2f} {SCALING_TARGET:9.2f}")  # fmt: skip
+        print(f"  {kind:10} CPU per game {median_of(runs, kind, 'cpu/game') * 1e6:10,.1f} µs "
+              f"(previous {median_of(base_runs, kind, 'cpu/game') * 1e6:10,.1f} µs)")  # fmt: skip
+    scaling = [x for r in runs for x in r["scaling"]["ratios"]]
+    base_scaling = [x for r in base_runs for x in r["scaling"]["ratios"]] or [0.0]
+    print(f"{'ev, 2 workers / 1 worker':26} {statistics.median(scaling):11.2f} "
+          f"{spread(scaling):>15} {statistics.median(r['scaling']['load'] for r in runs):5.2f} "
+          f"{statistics.median(base_scaling):9.2f} {'':5} {SCALING_TARGET:8.2f}")  # fmt: skip
+    ours = {kind: {"cpu/game": median_of(runs, kind, "cpu/game")} for kind in TARGETS}
     one_core = 1.0 / ours["random"]["cpu/game"]
-    print(f"{'pure Python random, games/s/core':34} {ref['games/s']:13,.0f} {ref['load']:5.2f}"
-          f"{'':18} {'':9}  engine per core / pure Python: "
+    print(f"{'pure Python random, g/s/core':26} {ref['games/s']:11,.0f} {'':15} {ref['load']:5.2f}"
+          f"  engine per core / pure Python: "
           f"{ratio(one_core, ref['games/s'])} (same games: {ref['same']})")  # fmt: skip
     if args.quick:
-        print(f"{'cold compile (fresh cache)':34} {'skipped (--quick)':>13}")
+        print(f"{'cold compile (fresh cache)':26} {'skipped (--quick)':>17}")
     else:
         co = cold_compile(ours_path)
         cb = cold_compile(args.baseline) if base else {"wall": 0.0, "cpu": 0.0, "load": 0.0}
-        print(f"{'cold compile, wall s':34} {co['wall']:13.1f} {co['load']:5.2f} "
-              f"{cb['wall']:11.1f} {cb['load']:5.2f} {COLD_TARGET:9.0f}  "
+        print(f"{'cold compile, wall s':26} {co['wall']:11.1f} {'':15} {co['load']:5.2f} "
+              f"{cb['wall']:9.1f} {cb['load']:5.2f} {COLD_TARGET:8.0f}  "
               f"{ratio(cb['wall'], co['wall']):>10} (previous / this)")  # fmt: skip
-        print(f"{'cold compile, CPU s':34} {co['cpu']:13.1f} {'':5} {cb['cpu']:11.1f} {'':5} "
-              f"{'':9}  {ratio(cb['cpu'], co['cpu']):>10}")  # fmt: skip
+        print(f"{'cold compile, CPU s':26} {co['cpu']:11.1f} {'':15} {'':5} {cb['cpu']:9.1f} "
+              f"{'':5} {'':8}  {ratio(cb['cpu'], co['cpu']):>10}")  # fmt: skip
 
     print("\nthis engine, one thread, games per CPU second")
     print(f"{'agent':8} {'Python turn':>12} {'kernel/turn':>12} {'engine':>10} {'load':>5} "
