@@ -124,7 +124,7 @@ def test_read_only_folder(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     folder.mkdir(mode=0o555)
     if os.geteuid() == 0:  # root may write in a read-only folder: the system says no for it
         real = os.access
-        monkeypatch.setattr(os, "access", lambda p, m: Path(p) != folder and real(p, m))
+        monkeypatch.setattr(os, "access", lambda p, m, **k: Path(p) != folder and real(p, m, **k))
     line = cli("report", "--players", "2", "-o", str(folder / "x.pdf")).one_error_line()
     assert line.endswith(f"the folder {folder} is not writable")
     assert list(folder.iterdir()) == []
