@@ -91,18 +91,17 @@ class GameConfig:
         """The fixed part of the engine's state (see :mod:`pinastats.game._state`)."""
         masks = combination_masks()
         rules = self.rules
-        lines = np.ascontiguousarray(self.layout.lines, dtype=np.int64)
-        padded = lines < 0
-        length = np.where(padded.any(axis=1), padded.argmax(axis=1), lines.shape[1])
-        on_line = np.zeros((self.layout.n_cells, lines.shape[0]), dtype=np.bool_)
-        for i, n in enumerate(length):
-            on_line[lines[i, :n], i] = True
+        line_cells = self.layout.line_cells()
+        on_line = np.zeros((self.layout.n_cells, len(line_cells)), dtype=np.bool_)
+        for i, cells in enumerate(line_cells):
+            for c in cells:
+                on_line[c, i] = True
         return Board(
             coaster_combination=self.catalogue.combination_codes(),
             coaster_points=self.catalogue.points_table(),
             neighbours=np.ascontiguousarray(self.layout.neighbours, dtype=np.int64),
-            lines=lines,
-            line_length=length.astype(np.int64),
+            lines=np.ascontiguousarray(self.layout.lines, dtype=np.int64),
+            line_length=np.array([len(cells) for cells in line_cells], dtype=np.int64),
             on_line=on_line,
             shows=masks,
             comb_ptr=np.concatenate([[0], np.cumsum(masks.sum(axis=1))]).astype(np.int64),

@@ -54,15 +54,8 @@ Cell = tuple[int, int]
 NEIGHBOUR_SLOTS = 8
 """Columns of :attr:`Layout.neighbours`: a cell has at most 8 neighbours."""
 
-_DIRECTIONS: tuple[Cell, ...] = (
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-    (0, -1),
-    (0, 1),
-    (1, -1),
-    (1, 0),
-    (1, 1),
+_DIRECTIONS: tuple[Cell, ...] = tuple(
+    (dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)
 )
 _RUN_DIRECTIONS: tuple[Cell, ...] = ((0, 1), (1, 0), (1, 1), (1, -1))
 NO_CELL = "."
@@ -100,8 +93,8 @@ class Layout:
 
     - ``neighbours``: ``(n_cells, 8)`` int64, the neighbouring cells of each cell in
       increasing order, padded with -1;
-    - ``lines``: ``(n_lines, max_line_length)`` int64, the cells of each line, padded
-      with -1;
+    - ``lines``: ``(n_lines, max_line_length)`` int64, the distinct cells of each line,
+      then -1 to pad it;
     - ``sides``: player count -> the side of each cell (in cell order).
 
     ``lines_note`` says in words which lines count and why (may be empty). Layouts are
@@ -130,6 +123,10 @@ class Layout:
         for array in (neighbours, lines):
             if array.size and (array.min() < -1 or array.max() >= n):
                 raise LayoutError("neighbours and lines hold cell indices or -1")
+        for row in lines:  # what the kernels read: a line's distinct cells, then -1 padding
+            line = row[row >= 0]
+            if (row[: line.size] < 0).any() or np.unique(line).size != line.size:
+                raise LayoutError(f"a line lists distinct cells, then -1s; got {row.tolist()}")
         sides = {int(p): tuple(Side.parse(s) for s in seq) for p, seq in self.sides.items()}
         if any(len(seq) != n for seq in sides.values()):
             raise LayoutError("sides must give one side per cell")

@@ -4,6 +4,7 @@ import copy
 import dataclasses
 import json
 import pickle
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,18 @@ def test_arrays_are_read_only(standard: Layout) -> None:
         assert not array.flags.writeable
         with pytest.raises(ValueError, match="read-only"):
             array[0, 0] = 3
+
+
+@pytest.mark.parametrize("line", [[0, -1, 5, 10], [0, 5, 5, 10], [-1, 0, 5, 10]])
+def test_the_constructor_refuses_a_line_the_kernels_would_misread(
+    standard: Layout, line: list[int]
+) -> None:
+    """The kernels stop at a line's first -1 and count each cell once: nothing else passes."""
+    lines = np.vstack([standard.lines, line])
+    with pytest.raises(LayoutError, match=re.escape(f"distinct cells, then -1s; got {line}")):
+        Layout("x", "", standard.cells, standard.neighbours, lines, dict(standard.sides))
+    same = Layout("x", "", standard.cells, standard.neighbours, standard.lines, standard.sides)
+    assert same.line_cells() == standard.line_cells()  # the lines as built pass
 
 
 def test_unsupported_player_count(standard: Layout) -> None:
