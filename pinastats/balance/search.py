@@ -154,10 +154,6 @@ class SearchResult:
         }
 
 
-def _whole(name: str, value: object, least: int) -> int:
-    return at_least(value, name, least)
-
-
 def _order(cands: Sequence[Candidate]) -> tuple[Candidate, ...]:
     """Survivors by ``D``, then the dropped, latest-dropped first, each by ``D``."""
 
@@ -199,10 +195,10 @@ def search_starting_scores(
     Same arguments, same result, whatever ``workers``.
     """
     players = check_players(players)
-    budget, first_round = _whole("budget", budget, 1), _whole("first round", first_round, 1)
-    _whole("seed", seed, 0)
+    budget, first_round = at_least(budget, "budget", 1), at_least(first_round, "first round", 1)
+    at_least(seed, "seed", 0)
     if max_games is not None:
-        _whole("max games", max_games, first_round)
+        at_least(max_games, "max games", first_round)
     vectors = (
         list(candidates) if candidates is not None else candidate_vectors(players, first, spread)
     )
