@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import difflib
 import importlib
-import numbers
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from pinastats.agents._kinds import K_EV, K_GREEDY, K_RANDOM, K_ROLLOUT, K_STRAT
 from pinastats.agents._rollout import _rollout_cell
 from pinastats.agents.protocol import AgentProtocol, is_agent
 from pinastats.agents.tables import Workspace, turn_tables, workspace
+from pinastats.dice.errors import is_number
 from pinastats.dice.hands import check_dice, dice_tables
 from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game._random import generator_rng
@@ -128,7 +128,7 @@ class Agent:
             if key not in allowed:
                 raise AgentError(f"agent {self.kind.value!r}: unknown parameter {key!r} "
                                  f"(parameters: {', '.join(allowed) or 'none'})")  # fmt: skip
-            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            if not is_number(value):
                 raise AgentError(
                     f"agent {self.kind.value!r}: {key} must be a number, got {value!r}"
                 )

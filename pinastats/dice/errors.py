@@ -44,6 +44,11 @@ def is_whole(value: object) -> bool:
     return kind is not bool and isinstance(value, numbers.Integral)
 
 
+def is_number(value: object) -> bool:
+    """Whether ``value`` is a real number (Python or NumPy, ``Fraction`` too), bools excluded."""
+    return not isinstance(value, bool) and isinstance(value, numbers.Real)
+
+
 def whole_number(value: object, what: str, low: int, high: int, error: type[PinastatsError]) -> int:
     """Return ``value`` as an ``int`` if it is a whole number from ``low`` to ``high``.
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pinastats.dice.errors import TargetError
+from pinastats.dice.errors import TargetError, is_number
 from pinastats.dice.hands import check_hand_index, dice_tables
 from pinastats.errors import PinastatsError
 
@@ -47,7 +47,7 @@ def tie_ranks(values: Sequence[Value] | npt.NDArray[Any]) -> list[int]:
     [1, 1, 3]
     """
     items = list(values)
-    bad = [v for v in items if isinstance(v, bool) or not isinstance(v, numbers.Real)]
+    bad = [v for v in items if not is_number(v)]
     if bad:
         raise PinastatsError(f"values to rank must be numbers, got {bad[0]!r} in {values!r}")
     exact = _is_exact(values)

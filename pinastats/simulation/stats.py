@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import math
-import numbers
 
-from pinastats.dice.errors import at_least
+from pinastats.dice.errors import at_least, is_number
 from pinastats.errors import PinastatsError
 
 Z95 = 1.959963984540054
@@ -23,9 +22,9 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     finite number > 0.
     """
     trials = at_least(trials, "trials", 0)
-    if not (isinstance(z, numbers.Real) and not isinstance(z, bool) and 0 < z < math.inf):
+    if not (is_number(z) and 0 < z < math.inf):
         raise PinastatsError(f"z must be a finite number > 0, got {z!r}")
-    if not isinstance(successes, numbers.Real) or isinstance(successes, bool):
+    if not is_number(successes):
         raise PinastatsError(f"successes must be a number from 0 to trials, got {successes!r}")
     if trials == 0:
         return (math.nan, math.nan)
