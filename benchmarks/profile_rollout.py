@@ -13,7 +13,7 @@ One thread, 2 players. It measures, in one run:
   ``random`` and one ``ev`` turn beside it (no DP; the DP without ``strategic``'s
   line values);
 * the same decisions with the memo of prepared turns that a ``rollout`` game
-  keeps (:mod:`pinastats.agents._memo`): CPU per decision, and the share of
+  keeps (:mod:`pinastats._engine.memo`): CPU per decision, and the share of
   prepared turns read back instead of solved;
 * ``rollout`` self-play games per second, and their decisions per game.
 
@@ -58,13 +58,13 @@ def decisions(positions: int) -> dict[str, float]:
     solves every play-out turn (no memo) and with the memo of prepared turns a
     ``rollout`` game keeps (one workspace for the whole game, as in a chunk).
     """
+    from pinastats._engine.kinds import PARAM_POLICY
+    from pinastats._engine.playout import _policy_turn, _rollout_cell
+    from pinastats._engine.rules import _copy_game, _end_turn, _legal_cells, _place
+    from pinastats._engine.stream import generator_rng
     from pinastats.agents import make_agent
-    from pinastats.agents._kinds import PARAM_POLICY
-    from pinastats.agents._rollout import _policy_turn, _rollout_cell
     from pinastats.agents.tables import turn_tables, workspace
     from pinastats.game import Game, GameConfig
-    from pinastats.game._kernels import _copy_game, _end_turn, _legal_cells, _place
-    from pinastats.game._random import generator_rng
     from pinastats.simulation.play import play_turn_fast
 
     config = GameConfig(players=2)

@@ -1,6 +1,6 @@
 """A small pure-Python engine with the ``random`` agent: the yardstick of the kernel engine.
 
-Same rules as :mod:`pinastats.game._kernels` (deal, roll, legal cells, points,
+Same rules as :mod:`pinastats._engine.rules` (deal, roll, legal cells, points,
 lines, the end check and the tie-break), on plain Python lists, and the same
 random draws in the same order: with the seed of a chunk it plays the very games
 the kernel engine plays (:func:`check_same_games`). The board's numbers (the

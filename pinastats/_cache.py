@@ -3,7 +3,7 @@
 Why the cache is keyed by one digest. numba's own cache (``cache=True``) stamps
 each kernel with its own source file only, but a kernel's machine code also
 holds every kernel it inlines or calls from other modules and every module
-constant it reads (the ``K_*`` agent kinds of :mod:`pinastats.agents._kinds`,
+constant it reads (the ``K_*`` agent kinds of :mod:`pinastats._engine.kinds`,
 the rule codes of :mod:`pinastats.game.rules`): after an edit or an upgrade of
 one of those, numba would load the old code. Here the cache of
 all kernels lives in one folder named by a digest of everything they are
@@ -63,7 +63,7 @@ _MENTIONS_JIT = re.compile(rb"_jit\b")
 
 
 def _modules(package: Path) -> dict[str, str]:
-    """The module files of ``package`` by dotted name (``pinastats.game._state``)."""
+    """The module files of ``package`` by dotted name (``pinastats._engine.state``)."""
     modules: dict[str, str] = {}
     root = str(package)
     for folder, subfolders, files in os.walk(root):

@@ -26,9 +26,9 @@ def dice_compile() -> None:
 
 
 def agents_kernels() -> list[Any]:
-    from pinastats.agents import _kernels, _values
+    from pinastats._engine import decide, values
 
-    return [_values._final_values, _kernels._choose_keep, _kernels._choose_happy_hour]
+    return [values._final_values, decide._choose_keep, decide._choose_happy_hour]
 
 
 def agents_compile() -> None:
@@ -71,10 +71,9 @@ class _FirstChoice:
 
 
 def rules_kernels() -> list[Any]:
-    from pinastats.game import _happy_hour
-    from pinastats.game import _kernels as game_kernels
+    from pinastats._engine import happy_hour, rules
 
-    return [_happy_hour._apply_happy_hour, game_kernels._end_turn, game_kernels._deal]
+    return [happy_hour._apply_happy_hour, rules._end_turn, rules._deal]
 
 
 def rules_compile() -> None:
@@ -90,9 +89,9 @@ def rules_compile() -> None:
 
 
 def turn_kernels() -> list[Any]:
-    from pinastats.agents import _rollout
+    from pinastats._engine import playout
 
-    return [_rollout._policy_turn]
+    return [playout._policy_turn]
 
 
 def turn_compile() -> None:
@@ -106,9 +105,9 @@ def turn_compile() -> None:
 
 
 def games_kernels() -> list[Any]:
-    from pinastats.simulation import _kernels
+    from pinastats._engine import loop
 
-    return [_kernels._play_games]
+    return [loop._play_games]
 
 
 def games_compile() -> None:
@@ -118,9 +117,9 @@ def games_compile() -> None:
 
 
 def rollout_kernels() -> list[Any]:
-    from pinastats.agents import _rollout
+    from pinastats._engine import playout
 
-    return [_rollout._rollout_cell]
+    return [playout._rollout_cell]
 
 
 def rollout_compile() -> None:
@@ -130,9 +129,9 @@ def rollout_compile() -> None:
 
 
 def coach_kernels() -> list[Any]:
-    from pinastats.coach import _kernels
+    from pinastats._engine import playout
 
-    return [_kernels._play_outs, _kernels._best_keeps]
+    return [playout._play_outs, playout._best_keeps]
 
 
 def coach_compile() -> None:

@@ -30,8 +30,8 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from pinastats.agents._kinds import K_EV
-from pinastats.agents._values import _final_values
+from pinastats._engine.kinds import K_EV
+from pinastats._engine.values import _final_values
 from pinastats.agents.tables import DEFAULT_ROLLS, workspace
 from pinastats.dice.hands import N_DICE, check_dice
 from pinastats.dice.solver import solve_turn

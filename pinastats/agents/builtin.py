@@ -33,15 +33,15 @@ from typing import Any, TypeVar, overload
 
 import numpy as np
 
-from pinastats.agents import _kernels as AK
-from pinastats.agents._kinds import K_EV, K_GREEDY, K_RANDOM, K_ROLLOUT, K_STRATEGIC
-from pinastats.agents._rollout import _rollout_cell
+from pinastats._engine import decide as AK
+from pinastats._engine.kinds import K_EV, K_GREEDY, K_RANDOM, K_ROLLOUT, K_STRATEGIC
+from pinastats._engine.playout import _rollout_cell
+from pinastats._engine.stream import generator_rng
 from pinastats.agents.protocol import AgentProtocol, is_agent
 from pinastats.agents.tables import Workspace, turn_tables, workspace
 from pinastats.dice.errors import is_number
 from pinastats.dice.hands import check_dice, dice_tables
 from pinastats.errors import PinastatsError, expect_instance
-from pinastats.game._random import generator_rng
 from pinastats.game.game import Game, IllegalMoveError
 from pinastats.game.rules import HappyHourEffect
 from pinastats.game.turn import check_rerolls_left

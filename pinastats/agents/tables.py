@@ -13,12 +13,12 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from pinastats.agents._kinds import N_PARAMS
-from pinastats.agents._memo import EMPTY, KEY_HEAD, KEY_PER_CELL
+from pinastats._engine.kinds import N_PARAMS
+from pinastats._engine.memo import EMPTY, KEY_HEAD, KEY_PER_CELL
+from pinastats._engine.state import GameState, empty_state
 from pinastats.dice.combinations import Combination
 from pinastats.dice.hands import N_HANDS, N_KEEPS, IndexArray, dice_tables
 from pinastats.dice.solver import solve_turn
-from pinastats.game._state import GameState, empty_state
 from pinastats.game.config import GameConfig
 
 DEFAULT_ROLLS = 3
@@ -64,7 +64,7 @@ class TurnTables(NamedTuple):
 
 
 class TurnMemo(NamedTuple):
-    """Prepared turns kept for reuse (:mod:`pinastats.agents._memo`); no entries: no memo.
+    """Prepared turns kept for reuse (:mod:`pinastats._engine.memo`); no entries: no memo.
 
     Attributes:
         keys: ``(slots, key_len)`` the position key of each entry (``-1`` first: empty).

@@ -13,7 +13,7 @@ when the game is over there (1 won, 0 lost, 1/2 no winner) and otherwise
 estimated by ``N`` play-outs to the end, every seat played by one built-in
 agent (the *policy*). Play-outs use common random numbers: play-out ``i`` of
 every outcome draws from the same stream, seeded by a 64-bit word of
-``SeedSequence`` child ``i`` (:func:`pinastats.coach._kernels._play_outs`),
+``SeedSequence`` child ``i`` (:func:`pinastats._engine.playout._play_outs`),
 so the estimates of two outcomes are positively correlated and
 their difference has a smaller (paired) standard error. With ``X[i, o]`` the
 result of play-out ``i`` from ``o``,
@@ -35,17 +35,17 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from pinastats.agents import _kernels as AK
-from pinastats.agents._kinds import K_STRATEGIC
+from pinastats._engine import decide as AK
+from pinastats._engine import happy_hour as HH
+from pinastats._engine import rules as K
+from pinastats._engine.kinds import K_STRATEGIC
+from pinastats._engine.playout import _play_outs
+from pinastats._engine.state import Board, GameState, copy_state
+from pinastats._engine.stream import Rng, new_stream, stream_rng
 from pinastats.agents.builtin import make_agent
 from pinastats.agents.tables import Workspace, turn_tables, workspace
-from pinastats.coach._kernels import _play_outs
 from pinastats.dice.errors import at_least, at_least_or_none
 from pinastats.errors import PinastatsError
-from pinastats.game import _happy_hour as HH
-from pinastats.game import _kernels as K
-from pinastats.game._random import Rng, new_stream, stream_rng
-from pinastats.game._state import Board, GameState, copy_state
 from pinastats.game.game import Game
 from pinastats.game.rules import EndReason, HappyHourEffect
 

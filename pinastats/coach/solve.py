@@ -30,8 +30,8 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from pinastats._engine.playout import _best_keeps
 from pinastats.agents.tables import turn_tables
-from pinastats.coach._kernels import _best_keeps
 from pinastats.dice._kernels import _best_keep, _best_of_keeps, _expect_keeps
 from pinastats.dice.hands import N_HANDS, N_KEEPS
 

@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pinastats._engine.state import Board
 from pinastats.dice.combinations import combination_masks
 from pinastats.errors import PinastatsError
-from pinastats.game._state import Board
 from pinastats.game.catalogue import Catalogue, load_catalogue
 from pinastats.game.layout import Layout, load_layout
 from pinastats.game.rules import Rules
@@ -88,7 +88,7 @@ class GameConfig:
 
     @cached_property
     def board(self) -> Board:
-        """The fixed part of the engine's state (see :mod:`pinastats.game._state`)."""
+        """The fixed part of the engine's state (see :mod:`pinastats._engine.state`)."""
         masks = combination_masks()
         rules = self.rules
         line_cells = self.layout.line_cells()

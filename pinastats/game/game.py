@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from pinastats._engine import happy_hour as HH
+from pinastats._engine import rules as K
+from pinastats._engine.state import GameState, copy_state, empty_state
 from pinastats.dice.errors import RollsError, whole_number
 from pinastats.dice.hands import check_dice, dice_tables
 from pinastats.errors import PinastatsError
-from pinastats.game import _happy_hour as HH
-from pinastats.game import _kernels as K
-from pinastats.game._state import GameState, copy_state, empty_state
 from pinastats.game.catalogue import Coaster
 from pinastats.game.config import GameConfig
 from pinastats.game.rules import EndReason, HappyHourEffect, PlacementRule, Trigger
@@ -44,7 +44,7 @@ class IllegalMoveError(PinastatsError):
 class Game:
     """One game of Piña Coladice: board, tokens, scores, turn order and end.
 
-    The state lives in the arrays of a :class:`~pinastats.game._state.GameState`
+    The state lives in the arrays of a :class:`~pinastats._engine.state.GameState`
     (:attr:`state`) so that the very same rule kernels serve this object and
     the Monte Carlo simulator; the engine's packages hand ``config.board`` and
     ``state`` to the kernels, users read the game through the properties.

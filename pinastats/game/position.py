@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pinastats._engine import rules as K
 from pinastats.errors import PinastatsError, expect_instance
-from pinastats.game import _kernels as K
 from pinastats.game.catalogue import Catalogue, load_catalogue
 from pinastats.game.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from pinastats.game.game import Game

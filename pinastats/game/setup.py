@@ -1,6 +1,6 @@
 """Building and checking game states: a given board, or arrays from elsewhere (a saved position).
 
-The functions here fill a :class:`~pinastats.game._state.GameState`;
+The functions here fill a :class:`~pinastats._engine.state.GameState`;
 :class:`~pinastats.game.game.Game` wraps the result.
 """
 
@@ -10,9 +10,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from pinastats._engine import rules as K
+from pinastats._engine.state import GameState, empty_state
 from pinastats.errors import PinastatsError
-from pinastats.game import _kernels as K
-from pinastats.game._state import GameState, empty_state
 from pinastats.game.config import GameConfig
 
 Seed = int | np.random.Generator | None

@@ -3,7 +3,7 @@
 A turn rolls the five dice, then up to ``rolls - 1`` times keeps some of them
 and re-rolls the others; keeping all five stops. :class:`Turn` records that
 sequence. It draws through the engine's own roll kernel
-(:func:`pinastats.game._kernels._roll`: each re-rolled die is
+(:func:`pinastats._engine.rules._roll`: each re-rolled die is
 ``floor(6 u) + 1``, ``u = rng.random()``, in order), so a turn played here
 with a generator draws exactly what the simulator draws with it.
 
@@ -28,6 +28,7 @@ from functools import cache
 
 import numpy as np
 
+from pinastats._engine import rules as K
 from pinastats.dice.hands import (
     N_DICE,
     check_dice,
@@ -38,7 +39,6 @@ from pinastats.dice.hands import (
     keep_index_by_dice,
 )
 from pinastats.errors import PinastatsError
-from pinastats.game import _kernels as K
 from pinastats.game.game import Game, IllegalMoveError
 
 Dice = tuple[int, ...]

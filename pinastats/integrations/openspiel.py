@@ -43,10 +43,10 @@ from typing import Any
 
 import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
+from pinastats._engine import rules as K
+from pinastats._engine.state import empty_state
 from pinastats.dice.hands import N_HANDS
 from pinastats.errors import PinastatsError
-from pinastats.game import _kernels as K
-from pinastats.game._state import empty_state
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.layout import load_layout

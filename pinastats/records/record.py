@@ -18,12 +18,12 @@ from typing import Any
 
 import numpy as np
 
+from pinastats._engine import rules as K
+from pinastats._engine.state import empty_state
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.dice.errors import at_least_or_none, is_whole
 from pinastats.errors import PinastatsError
-from pinastats.game import _kernels as K
-from pinastats.game._state import empty_state
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.rules import EndReason, HappyHourEffect, Trigger

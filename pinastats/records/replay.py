@@ -15,10 +15,10 @@ from collections.abc import Callable
 
 import numpy as np
 
+from pinastats._engine import happy_hour as HHK
+from pinastats._engine import rules as K
+from pinastats._engine.state import empty_state
 from pinastats.errors import PinastatsError, expect_instance
-from pinastats.game import _happy_hour as HHK
-from pinastats.game import _kernels as K
-from pinastats.game._state import empty_state
 from pinastats.game.catalogue_file import load_catalogue
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game

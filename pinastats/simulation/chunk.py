@@ -9,13 +9,13 @@ from typing import NamedTuple, TypeGuard
 import numpy as np
 import numpy.typing as npt
 
+from pinastats._engine.loop import _play_games
+from pinastats._engine.state import SPACES, empty_state
+from pinastats._engine.stream import generator_rng
 from pinastats.agents.builtin import Agent, AgentKind
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.agents.tables import turn_tables, workspace
-from pinastats.game._random import generator_rng
-from pinastats.game._state import SPACES, empty_state
 from pinastats.game.config import GameConfig
-from pinastats.simulation._kernels import _play_games
 
 IntArray = npt.NDArray[np.int64]
 

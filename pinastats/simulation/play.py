@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pinastats.agents._rollout import _policy_turn
+from pinastats._engine import happy_hour as HHK
+from pinastats._engine.playout import _policy_turn
+from pinastats._engine.stream import generator_rng
 from pinastats.agents.builtin import Agent, AgentKind
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.agents.tables import turn_tables
 from pinastats.errors import PinastatsError
-from pinastats.game import _happy_hour as HHK
-from pinastats.game._random import generator_rng
 from pinastats.game.game import Game, IllegalMoveError, Seed, as_generator
 from pinastats.game.rules import HappyHourEffect
 from pinastats.game.turn import Dice, Turn, checked_keep
@@ -60,7 +60,7 @@ def play_turn(game: Game, agent: AgentProtocol | str, rng: np.random.Generator) 
     """Play the mover's turn step by step in Python, with the agent's decisions.
 
     The phases and the random draws are those of the kernel turn
-    (:mod:`pinastats.agents._turn`): the same seed plays the same turn. The
+    (:mod:`pinastats._engine.turn`): the same seed plays the same turn. The
     agent's choices are checked (a keep must be part of the dice, a cell legal,
     a Happy Hour choice one of the options). ``agent`` may be a name (``"ev"``).
     """
@@ -112,7 +112,7 @@ def play_turn(game: Game, agent: AgentProtocol | str, rng: np.random.Generator) 
 def play_turn_fast(game: Game, agent: Agent, rng: np.random.Generator) -> bool:
     """Play the mover's turn in one kernel call; return True when the game is over.
 
-    The turn is the game loop's (:func:`pinastats.agents._turn._play_turn`):
+    The turn is the game loop's (:func:`pinastats._engine.turn._play_turn`):
     the same draws, the same game. The ``rollout`` agent, whose turn is mostly
     its play-outs (kernel calls either way), plays on the readable path.
     """

@@ -1,12 +1,12 @@
 """A chunk of games played turn by turn in Python, for agents that are not built-in.
 
-:func:`run_python_chunk` plays what :func:`pinastats.simulation._kernels._play_games`
+:func:`run_python_chunk` plays what :func:`pinastats._engine.loop._play_games`
 plays, with the readable turn of :func:`pinastats.simulation.play.play_turn`
 and any agents meeting :class:`~pinastats.agents.protocol.AgentProtocol`. It
 deals and draws exactly as the kernel chunk does (one generator per chunk,
 seeded by the chunk's ``SeedSequence``: ``_deal``, then ``_start_game`` when the
 first seat is fixed, then each turn's draws in the order of
-:mod:`pinastats.agents._turn`), so a chunk of built-in agents gives the same
+:mod:`pinastats._engine.turn`), so a chunk of built-in agents gives the same
 games on both paths, and a chunk gives the same games on any worker.
 
 Each chunk plays with its own copies of the agents (``copy.deepcopy``), as a
@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from pinastats.game import _kernels as K
-from pinastats.game._state import empty_state
+from pinastats._engine import rules as K
+from pinastats._engine.state import empty_state
 from pinastats.game.game import Game
 from pinastats.simulation.play import play_turn
 

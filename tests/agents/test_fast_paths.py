@@ -12,18 +12,18 @@ import numba
 import numpy as np
 import pytest
 
-from pinastats.agents._kernels import (
+from pinastats._engine.decide import (
     _best_happy_hour,
     _choose_cell,
 )
-from pinastats.agents._kinds import K_EV, K_STRATEGIC
-from pinastats.agents._values import _final_values
+from pinastats._engine.happy_hour import _apply_happy_hour as apply_happy_hour
+from pinastats._engine.kinds import K_EV, K_STRATEGIC
+from pinastats._engine.rules import _copy_game, _deal_into, _roll
+from pinastats._engine.state import copy_state, empty_state, states_equal
+from pinastats._engine.values import _final_values
 from pinastats.agents.builtin import make_agent
 from pinastats.agents.tables import turn_tables, workspace
 from pinastats.game import Game, GameConfig
-from pinastats.game._happy_hour import _apply_happy_hour as apply_happy_hour
-from pinastats.game._kernels import _copy_game, _deal_into, _roll
-from pinastats.game._state import copy_state, empty_state, states_equal
 from pinastats.game.rules import HappyHourEffect, Rules
 from pinastats.simulation.play import play_turn_fast
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pinastats.agents._kernels import _prepare_turn
-from pinastats.agents._kinds import K_EV, K_STRATEGIC
+from pinastats._engine.decide import _prepare_turn
+from pinastats._engine.kinds import K_EV, K_STRATEGIC
+from pinastats._engine.playout import _play_outs
+from pinastats._engine.state import copy_state
+from pinastats._engine.stream import new_stream, stream_rng
 from pinastats.agents.builtin import make_agent
 from pinastats.agents.tables import Workspace, turn_memo, turn_tables, workspace
-from pinastats.coach._kernels import _play_outs
 from pinastats.game import Game, GameConfig
-from pinastats.game._random import new_stream, stream_rng
-from pinastats.game._state import copy_state
 from pinastats.game.rules import Rules
 from pinastats.simulation.chunk import ChunkSpec, play_chunk
 

@@ -8,9 +8,9 @@ import pickle
 import numpy as np
 import pytest
 
+from pinastats._engine.state import states_equal
 from pinastats.errors import PinastatsError
 from pinastats.game import Game, GameConfig
-from pinastats.game._state import states_equal
 from pinastats.game.rules import Rules
 from pinastats.simulation import play_game
 

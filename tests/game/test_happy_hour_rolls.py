@@ -12,9 +12,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from pinastats.agents import _values as AV
+from pinastats._engine import values as AV
+from pinastats._engine.kinds import K_EV
 from pinastats.agents import make_agent
-from pinastats.agents._kinds import K_EV
 from pinastats.agents.tables import workspace
 from pinastats.dice import dice_tables
 from pinastats.game import Game, GameConfig, IllegalMoveError

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pinastats._engine.stream import _seed_stream, _uniform, generator_rng, new_stream, stream_rng
 from pinastats._jit import jit
-from pinastats.game._random import _seed_stream, _uniform, generator_rng, new_stream, stream_rng
 
 MASK = (1 << 64) - 1
 

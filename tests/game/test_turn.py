@@ -9,11 +9,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from pinastats._engine import rules as K
 from pinastats.agents.tables import turn_tables
 from pinastats.dice.errors import DiceError
 from pinastats.dice.hands import dice_tables
 from pinastats.errors import PinastatsError
-from pinastats.game import _kernels as K
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game, IllegalMoveError
 from pinastats.game.rules import EndReason, Rules

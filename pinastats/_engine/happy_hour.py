@@ -1,16 +1,16 @@
 """Numba kernels of the Happy Hour variant: the die, the choices of each effect, the effect.
 
-Same conventions as :mod:`pinastats.game._kernels`. The die is rolled only by a
+Same conventions as :mod:`pinastats._engine.rules`. The die is rolled only by a
 player who used all of the turn's rolls and cannot place a token.
 """
 
 from __future__ import annotations
 
+from pinastats._engine.codes import HappyHourEffect
+from pinastats._engine.rules import _free_space, _owns
+from pinastats._engine.state import NO_SEAT
+from pinastats._engine.stream import _uniform
 from pinastats._jit import jit_flat, jit_inline
-from pinastats.game._kernels import _free_space, _owns
-from pinastats.game._random import _uniform
-from pinastats.game._state import NO_SEAT
-from pinastats.game.rules import HappyHourEffect
 
 _HH_LOSE = int(HappyHourEffect.LOSE_3)
 _HH_REMOVE = int(HappyHourEffect.REMOVE_OWN_TOKEN)

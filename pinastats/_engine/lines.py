@@ -3,7 +3,7 @@
 
 The ``strategic`` agent values a placement by the change it makes to
 ``P(p) = sum over the lines open to p of (own tokens / line length)**2``
-(:func:`pinastats.agents._kernels._line_potential`). A placement of ``seat``
+(:func:`pinastats._engine.decide._line_potential`). A placement of ``seat``
 on ``cell`` changes only the lines through ``cell``: ``seat`` owns one more
 token on them, and another seat ``p`` loses them when the coaster is then full
 and ``p`` has no token on it. So the counts are taken once per position
@@ -14,8 +14,8 @@ as a recount on the position after the placement.
 
 from __future__ import annotations
 
+from pinastats._engine.rules import _owns
 from pinastats._jit import jit_flat, jit_inline
-from pinastats.game._kernels import _owns
 
 
 @jit_inline

@@ -1,7 +1,7 @@
 """Numba kernels of what a placement is worth to the one-turn agents (private).
 
 ``ev`` values a placement by its points; ``strategic`` adds the change it makes
-to the line potentials (its own and the opponents', :mod:`pinastats.agents._lines`),
+to the line potentials (its own and the opponents', :mod:`pinastats._engine.lines`),
 a bonus near the end of the game, and a fixed value for a winning line.
 :func:`_final_values` turns the value of each open cell into the value of
 each final hand, the input of the turn DP.
@@ -9,9 +9,8 @@ each final hand, the input of the turn DP.
 
 from __future__ import annotations
 
-from pinastats._jit import jit_flat, jit_inline
-from pinastats.agents._kinds import K_STRATEGIC, PARAM_BLOCK, PARAM_LINE, PARAM_RACE, PARAM_WIN
-from pinastats.agents._lines import (
+from pinastats._engine.kinds import K_STRATEGIC, PARAM_BLOCK, PARAM_LINE, PARAM_RACE, PARAM_WIN
+from pinastats._engine.lines import (
     _completes_line,
     _count_lines,
     _line_count,
@@ -19,12 +18,13 @@ from pinastats.agents._lines import (
     _potential_after,
     _term,
 )
-from pinastats.game._kernels import (
+from pinastats._engine.rules import (
     _cell_combination,
     _has_line,
     _open_to,
     _placement_points,
 )
+from pinastats._jit import jit_flat, jit_inline
 
 # ------------------------------------------------------------------ position
 
@@ -35,7 +35,7 @@ def _line_potential(board, game, seat):
 
     A line is open to ``seat`` while each of its coasters is either theirs or
     still has a free space. Counted on the position as it stands, line by line:
-    the recount that :mod:`pinastats.agents._lines`' counted values equal.
+    the recount that :mod:`pinastats._engine.lines`' counted values equal.
     """
     total = 0.0
     for i in range(board.lines.shape[0]):
@@ -104,7 +104,7 @@ def _counted_value(params, board, game, seat, cell, own_before, opp_before, had_
     """The ``strategic`` :func:`_value_given` from the line counts of ``work``.
 
     ``seat`` must be free to place on ``cell``; the counts are those of the
-    position (:func:`~pinastats.agents._lines._count_lines`), and ``had_line``
+    position (:func:`~pinastats._engine.lines._count_lines`), and ``had_line``
     says whether ``seat`` owns a whole line there already (then every
     placement "wins", as a recount after it finds).
     """

@@ -14,16 +14,16 @@ phase kernels in the same order, so both draw the same random numbers):
 
 from __future__ import annotations
 
-from pinastats._jit import jit_inline
-from pinastats.agents._kernels import (
+from pinastats._engine.decide import (
     _choose_keep,
     _pick_cell,
     _pick_happy_hour,
     _prepare_turn,
     _solves_turn,
 )
-from pinastats.game._happy_hour import _apply_happy_hour, _draw_happy_hour, _happy_hour_options
-from pinastats.game._kernels import _end_turn, _legal_cells, _place, _roll
+from pinastats._engine.happy_hour import _apply_happy_hour, _draw_happy_hour, _happy_hour_options
+from pinastats._engine.rules import _end_turn, _legal_cells, _place, _roll
+from pinastats._jit import jit_inline
 
 
 @jit_inline

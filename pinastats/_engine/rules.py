@@ -1,7 +1,7 @@
 """Numba kernels of the rules: the one implementation the Game object and the simulator share.
 
-Every function takes the :class:`~pinastats.game._state.Board` ``board`` and the
-:class:`~pinastats.game._state.GameState` ``game`` (named tuples of arrays) and
+Every function takes the :class:`~pinastats._engine.state.Board` ``board`` and the
+:class:`~pinastats._engine.state.GameState` ``game`` (named tuples of arrays) and
 scalars. Random numbers come only from a ``numpy.random.Generator`` handed in by
 the caller, in :func:`_roll` and :func:`_deal`.
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from pinastats._engine.codes import EndReason, PlacementRule, Trigger
+from pinastats._engine.state import NO_SEAT
+from pinastats._engine.stream import _uniform
 from pinastats._jit import jit, jit_flat, jit_inline
-from pinastats.game._random import _uniform
-from pinastats.game._state import NO_SEAT
-from pinastats.game.rules import EndReason, PlacementRule, Trigger
 
 # the vocabulary's values as plain ints (numba folds module-level ints into constants)
 _ONGOING = int(EndReason.ONGOING)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from pinastats._engine.playout import _agent_turn
+from pinastats._engine.rules import _PINA, _deal_into, _start_game, _winning_line
+from pinastats._engine.turn import _play_turn
 from pinastats._jit import jit_flat, jit_inline
-from pinastats.agents._rollout import _agent_turn
-from pinastats.agents._turn import _play_turn
-from pinastats.game._kernels import _PINA, _deal_into, _start_game, _winning_line
 
 
 @jit_inline
@@ -93,7 +93,7 @@ def _play_games(board, game, tables, work, kinds, params, rng, setup, out, log, 
     argument is pruned; of a bool, not): with ``plain`` (no seat is a
     ``rollout`` agent) the loop inlines the one-turn agents' turn and compiles
     without the rollout agent's play-outs; with ``rollout`` every kind plays,
-    through one call per turn of :func:`~pinastats.agents._rollout._agent_turn`
+    through one call per turn of :func:`~pinastats._engine.playout._agent_turn`
     (the same turn and draws), and the loop holds no inlined turn. The start,
     the log and the record of a game are kernels of their own
     (:func:`_new_game`, :func:`_log_turn`, :func:`_record_game`) that both

@@ -1,7 +1,7 @@
 """Numba kernels of play-outs and of the ``rollout`` agent, which plays to win (private).
 
 :func:`_play_to_end` is the one play-out loop: the ``rollout`` agent and the
-coach (:mod:`pinastats.coach._kernels`) both call it. It scores the game for one
+coach (:func:`_play_outs`, below) both call it. It scores the game for one
 seat: 1 for a win, 1/2 for no winner (a draw or the turn limit), 0 for a loss.
 
 The ``rollout`` agent's dice follow ``strategic``; where several placements are
@@ -13,15 +13,19 @@ the position after that placement, every seat played by the one-turn agent
 
 from __future__ import annotations
 
-from pinastats._jit import jit_flat, jit_inline
-from pinastats.agents._kernels import (
+from typing import Any
+
+from pinastats._engine.decide import (
     _choose_cell,
     _pick_cell,
     _solves_turn,
 )
-from pinastats.agents._kinds import K_ROLLOUT, K_STRATEGIC, PARAM_POLICY, PARAM_ROLLOUTS
-from pinastats.agents._turn import _play_turn, _turn_dice, _turn_finish
-from pinastats.game._kernels import _copy_game, _end_turn, _legal_cells, _place
+from pinastats._engine.kinds import K_ROLLOUT, K_STRATEGIC, PARAM_POLICY, PARAM_ROLLOUTS
+from pinastats._engine.rules import _copy_game, _end_turn, _legal_cells, _place
+from pinastats._engine.stream import _seed_stream
+from pinastats._engine.turn import _play_turn, _turn_dice, _turn_finish
+from pinastats._jit import jit, jit_flat, jit_inline
+from pinastats.dice._kernels import _best_keep
 
 
 @jit_inline
@@ -37,7 +41,7 @@ def _result(game, seat):
 
 @jit_flat
 def _policy_turn(kind, params, board, game, tables, work, rng):
-    """:func:`~pinastats.agents._turn._play_turn` compiled once, as a kernel of its own.
+    """:func:`~pinastats._engine.turn._play_turn` compiled once, as a kernel of its own.
 
     The play-outs and :func:`~pinastats.simulation.play.play_turn_fast` call it,
     so the turn compiles once for both; only the game loop inlines the turn, so
@@ -123,3 +127,31 @@ def _agent_turn(kind, params, board, game, tables, work, rng):
             cell = _pick_cell(kind, params, board, game, seat, work.candidates, rng,
                               work.cell_value, _solves_turn(kind))  # fmt: skip
     return _turn_finish(dice_kind, params, board, game, work, rng, cell, used)
+
+
+@jit
+def _play_outs(
+    kind: int, params: Any, board: Any, start: Any, tables: Any, work: Any, rng: Any,
+    seeds: Any, seat: int, out: Any,
+) -> None:  # fmt: skip
+    """``out[i]``: the :func:`_result` for ``seat`` of a play-out of ``start`` to the end.
+
+    Play-out ``i`` copies ``start`` (a game still running) into ``work.playout``
+    and draws from the stream of ``rng`` (an :class:`~pinastats._engine.stream.Rng`
+    with ``use_stream``) reseeded with ``seeds[i]``: whatever the start,
+    play-out ``i`` sees the same numbers.
+    """
+    game = work.playout
+    for i in range(seeds.shape[0]):
+        _seed_stream(rng.stream, seeds[i])
+        _copy_game(start, game)
+        out[i] = _play_to_end(kind, params, board, game, tables, work, rng, seat)
+
+
+@jit
+def _best_keeps(
+    keep_value: Any, hand_keep_ptr: Any, hand_keep: Any, keep_size: Any, out: Any
+) -> None:
+    """``out[h]``: the keep the dice layer's keep rule plays from hand ``h`` (``keep_value``)."""
+    for h in range(out.shape[0]):
+        out[h] = _best_keep(keep_value, hand_keep_ptr, hand_keep, keep_size, h)

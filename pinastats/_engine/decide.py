@@ -1,8 +1,8 @@
 """Numba kernels of the built-in agents' decisions (private).
 
 An agent is a ``kind`` (the ``K_*`` constants) and a float parameter vector
-(the ``PARAM_*`` slots). Decisions read the :class:`~pinastats.game._state.Board`
-``board`` and :class:`~pinastats.game._state.GameState` ``game``, the
+(the ``PARAM_*`` slots). Decisions read the :class:`~pinastats._engine.state.Board`
+``board`` and :class:`~pinastats._engine.state.GameState` ``game``, the
 :class:`~pinastats.agents.tables.TurnTables` ``tables`` and the agent's
 :class:`~pinastats.agents.tables.Workspace` ``work``.
 
@@ -15,26 +15,26 @@ but passes when the player stops early).
 
 from __future__ import annotations
 
-from pinastats._jit import jit, jit_flat, jit_inline
-from pinastats.agents._kinds import K_EV, K_GREEDY, K_RANDOM, K_STRATEGIC
-from pinastats.agents._memo import _memo_holds, _memo_read, _memo_slot, _memo_write, _turn_key
-from pinastats.agents._values import (
-    _final_values,
-    _line_potential,
-    _opponents_potential,
-    _value_given,
-)
-from pinastats.dice._kernels import _best_keep, _best_of_keeps, _expect_keeps
-from pinastats.dice.ranking import TIE_TOL
-from pinastats.game._happy_hour import _apply_happy_hour
-from pinastats.game._kernels import (
+from pinastats._engine.happy_hour import _apply_happy_hour
+from pinastats._engine.kinds import K_EV, K_GREEDY, K_RANDOM, K_STRATEGIC
+from pinastats._engine.memo import _memo_holds, _memo_read, _memo_slot, _memo_write, _turn_key
+from pinastats._engine.rules import (
     _cell_combination,
     _copy_game,
     _has_line,
     _open_to,
 )
-from pinastats.game._random import _uniform
-from pinastats.game._state import GameState
+from pinastats._engine.state import GameState
+from pinastats._engine.stream import _uniform
+from pinastats._engine.values import (
+    _final_values,
+    _line_potential,
+    _opponents_potential,
+    _value_given,
+)
+from pinastats._jit import jit, jit_flat, jit_inline
+from pinastats.dice._kernels import _best_keep, _best_of_keeps, _expect_keeps
+from pinastats.dice.ranking import TIE_TOL
 
 _EPS = TIE_TOL  # placements and Happy Hour choices tie like keeps
 
@@ -55,7 +55,7 @@ def _prepare_turn(kind, params, board, game, tables, work, seat):
 
     Fills ``work.cell_value`` and the rows ``K_r``, ``r = 1 .. rolls - 1``, of
     ``work.keep_value`` (:func:`_solve_turn`), or reads them back from the
-    workspace's memo (:mod:`pinastats.agents._memo`) when it holds this turn.
+    workspace's memo (:mod:`pinastats._engine.memo`) when it holds this turn.
     """
     if not _solves_turn(kind):
         return

@@ -3,7 +3,7 @@
 
 A play-out replays the same few positions many times: every play-out of a
 placement starts with the same turn, and the next turns branch on few
-placements. Preparing a turn (:func:`~pinastats.agents._kernels._prepare_turn`:
+placements. Preparing a turn (:func:`~pinastats._engine.decide._prepare_turn`:
 the agent's value of each open cell, then the turn DP) depends on the position
 only through its *key* (:func:`_turn_key`), so a
 :class:`~pinastats.agents.tables.TurnMemo` keeps the prepared turn of recent
