@@ -147,3 +147,23 @@ _say(
         HappyHourEffect.GAIN_4: "gain 4",
     }
 )
+
+
+class TurnEnding(_Worded):
+    """How a turn ends once its dice are final: the one answer every path of play asks for."""
+
+    PLACE = 0
+    """The dice show an open coaster: a token must be placed."""
+    HAPPY_HOUR = 1
+    """Nothing can be placed after every roll of the turn, with the variant: roll the die."""
+    PASS = 2
+    """Nothing can be placed, and no Happy Hour die: the turn passes."""
+
+
+_say(
+    {
+        TurnEnding.PLACE: "place a token",
+        TurnEnding.HAPPY_HOUR: "roll the Happy Hour die",
+        TurnEnding.PASS: "pass",
+    }
+)

@@ -33,7 +33,7 @@ from pinastats._engine.values import (
     _value_given,
 )
 from pinastats._jit import jit, jit_flat, jit_inline
-from pinastats.dice._kernels import _best_keep, _best_of_keeps, _expect_keeps
+from pinastats.dice._kernels import _best_keep, _solve_stages
 from pinastats.dice.ranking import TIE_TOL
 
 _EPS = TIE_TOL  # placements and Happy Hour choices tie like keeps
@@ -73,24 +73,17 @@ def _prepare_turn(kind, params, board, game, tables, work, seat):
 
 @jit_flat
 def _solve_turn(kind, params, board, game, tables, work, seat):
-    """Solve this turn's DP for ``seat`` (ev, strategic).
+    """Solve this turn's DP for ``seat`` (ev, strategic) over ``rolls - 1`` re-rolls.
 
-    ``hand_value[0] = final_value``; for ``r = 1 .. rolls - 1``:
-    ``keep_value[r-1] = K_r`` (stopping worth ``stop_value``) and, below the
-    top stage, ``hand_value[r] = max over keeps`` (the next row of
-    ``keep_value`` as scratch memory).
+    The dice layer's driver (:func:`~pinastats.dice._kernels._solve_stages`) on
+    the agent's final values, stopping worth ``stop_value`` (the best placement;
+    no Happy Hour before the last roll).
     """
     _final_values(kind, params, board, game, seat, work)
-    hand_value, keep_value = work.hand_value, work.keep_value
-    for h in range(work.final_value.shape[0]):
-        hand_value[0, h] = work.final_value[h]
     t = tables
-    for r in range(1, board.rolls):
-        _expect_keeps(hand_value[r - 1], work.stop_value, 1.0, t.keep_levels, t.keep_plus,
-                      t.keep_scale, t.hand_as_keep, keep_value[r - 1])  # fmt: skip
-        if r < board.rolls - 1:
-            _best_of_keeps(keep_value[r - 1], t.keep_minus, t.hand_as_keep, keep_value[r],
-                           hand_value[r])  # fmt: skip
+    _solve_stages(work.final_value, work.stop_value, 1.0, board.rolls - 1, t.keep_levels,
+                  t.keep_plus, t.keep_scale, t.hand_as_keep, t.keep_minus, work.hand_value,
+                  work.keep_value)  # fmt: skip
 
 
 @jit_inline

@@ -21,9 +21,9 @@ from pinastats._engine.decide import (
     _solves_turn,
 )
 from pinastats._engine.kinds import K_ROLLOUT, K_STRATEGIC, PARAM_POLICY, PARAM_ROLLOUTS
-from pinastats._engine.rules import _copy_game, _end_turn, _legal_cells, _place
+from pinastats._engine.rules import _copy_game, _end_turn, _place
 from pinastats._engine.stream import _seed_stream
-from pinastats._engine.turn import _play_turn, _turn_dice, _turn_finish
+from pinastats._engine.turn import _PLACE, _play_turn, _turn_dice, _turn_ending, _turn_finish
 from pinastats._jit import jit, jit_flat, jit_inline
 from pinastats.dice._kernels import _best_keep
 
@@ -119,14 +119,15 @@ def _agent_turn(kind, params, board, game, tables, work, rng):
     dice_kind = K_STRATEGIC if rollout else kind
     hand, used = _turn_dice(dice_kind, params, board, game, tables, work, rng)
     seat = game.status[0].to_move
+    ending = _turn_ending(board, game, seat, hand, used, work.candidates)
     cell = -1
-    if _legal_cells(board, game, seat, hand, work.candidates) > 0:
+    if ending == _PLACE:
         if rollout:
             cell = _rollout_cell(params, board, game, tables, work, rng, work.candidates)
         else:
             cell = _pick_cell(kind, params, board, game, seat, work.candidates, rng,
                               work.cell_value, _solves_turn(kind))  # fmt: skip
-    return _turn_finish(dice_kind, params, board, game, work, rng, cell, used)
+    return _turn_finish(dice_kind, params, board, game, work, rng, ending, cell)
 
 
 @jit

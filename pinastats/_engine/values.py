@@ -9,6 +9,7 @@ each final hand, the input of the turn DP.
 
 from __future__ import annotations
 
+from pinastats._engine.happy_hour import FACES, _roller_points
 from pinastats._engine.kinds import K_STRATEGIC, PARAM_BLOCK, PARAM_LINE, PARAM_RACE, PARAM_WIN
 from pinastats._engine.lines import (
     _completes_line,
@@ -124,19 +125,18 @@ def _counted_value(params, board, game, seat, cell, own_before, opp_before, had_
 
 @jit_inline
 def _happy_hour_value(board, game, seat):
-    """Expected points of the Happy Hour die for ``seat``: ``(4 - loss of "lose 3") / 6``.
+    """Expected points of the Happy Hour die for ``seat``: the mean of its faces' points.
 
-    The one-turn agents value the lottery by its points for the roller alone:
-    "gain 4" and "lose 3" (not below 0 unless negative scores are allowed);
-    the other effects score nothing for the roller.
+    The one-turn agents value the lottery by its points for the roller alone
+    (:func:`~pinastats._engine.happy_hour._roller_points` of each face): with the
+    rulebook's faces, ``(4 - loss of "lose 3") / 6``.
     """
     if not board.happy_hour:
         return 0.0
-    loss = 3
-    score = game.players[seat].score
-    if not board.negative_scores and score < 3:
-        loss = max(score, 0)
-    return (4.0 - loss) / 6.0
+    total = 0
+    for effect in range(1, FACES + 1):
+        total += _roller_points(board, game, seat, effect)
+    return total / FACES
 
 
 @jit_flat

@@ -30,8 +30,7 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from pinastats._engine.kinds import K_EV
-from pinastats._engine.values import _final_values
+from pinastats import _engine as E
 from pinastats.agents.tables import DEFAULT_ROLLS, workspace
 from pinastats.dice.hands import N_DICE, check_dice
 from pinastats.dice.solver import solve_turn
@@ -64,7 +63,7 @@ def placement_values(game: Game) -> IntArray:
     3
     """
     work = workspace(game.config)
-    _final_values(K_EV, _NO_PARAMS, game.config.board, game.state, game.to_move, work)
+    E.final_values(E.K_EV, _NO_PARAMS, game.config.board, game.state, game.to_move, work)
     values: npt.NDArray[np.float64] = work.stop_value
     points = np.rint(values).astype(np.int64)
     points.setflags(write=False)

@@ -33,10 +33,8 @@ from typing import Any, TypeVar, overload
 
 import numpy as np
 
-from pinastats._engine import decide as AK
-from pinastats._engine.kinds import K_EV, K_GREEDY, K_RANDOM, K_ROLLOUT, K_STRATEGIC
-from pinastats._engine.playout import _rollout_cell
-from pinastats._engine.stream import generator_rng
+from pinastats import _engine as E
+from pinastats._engine import K_EV, K_GREEDY, K_RANDOM, K_ROLLOUT, K_STRATEGIC
 from pinastats.agents.protocol import AgentProtocol, is_agent
 from pinastats.agents.tables import Workspace, turn_tables, workspace
 from pinastats.dice.errors import is_number
@@ -192,7 +190,7 @@ class Agent:
         """Solve what this turn's decisions need (the DP stages for ``ev``/``strategic``)."""
         _check_playing(game)
         work = self._work(game)
-        AK._prepare_turn(
+        E.prepare_turn(
             self._decision_code,
             self.param_vector(),
             game.config.board,
@@ -217,7 +215,7 @@ class Agent:
         work = self._work(game)
         if self._prepared(game)[0] != _position_key(game):
             self.start_turn(game)
-        k = AK._choose_keep(
+        k = E.choose_keep(
             self._decision_code,
             self.param_vector(),
             game.config.board,
@@ -249,18 +247,18 @@ class Agent:
         if self.kind is AgentKind.ROLLOUT:
             self._prepared(game)[0] = b""  # the play-outs overwrite the workspace
             return int(
-                _rollout_cell(
+                E.rollout_cell(
                     self.param_vector(),
                     board,
                     game.state,
                     turn_tables(game.config.rules.rolls),
                     work,
-                    generator_rng(rng),
+                    E.generator_rng(rng),
                     legal,
                 )
             )
         values = self._work(game).cell_value  # not read: each legal cell is valued here
-        return int(AK._pick_cell(self.code, self.param_vector(), board, game.state, game.to_move,
+        return int(E.pick_cell(self.code, self.param_vector(), board, game.state, game.to_move,
                                  legal, rng, values, False))  # fmt: skip
 
     def choose_happy_hour(
@@ -276,7 +274,7 @@ class Agent:
             )
         arr = np.array(options, dtype=np.int64)
         return int(
-            AK._choose_happy_hour(
+            E.choose_happy_hour(
                 self._decision_code,
                 self.param_vector(),
                 game.config.board,

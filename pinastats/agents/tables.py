@@ -13,11 +13,17 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from pinastats._engine.kinds import N_PARAMS
-from pinastats._engine.memo import EMPTY, KEY_HEAD, KEY_PER_CELL
-from pinastats._engine.state import GameState, empty_state
+from pinastats._engine import (
+    EMPTY,
+    KEY_HEAD,
+    KEY_PER_CELL,
+    N_PARAMS,
+    GameState,
+    empty_state,
+    option_capacity,
+)
 from pinastats.dice.combinations import Combination
-from pinastats.dice.hands import N_HANDS, N_KEEPS, IndexArray, dice_tables
+from pinastats.dice.hands import N_HANDS, N_KEEPS, IndexArray, dice_tables, key_to_hand
 from pinastats.dice.solver import solve_turn
 from pinastats.game.config import GameConfig
 
@@ -153,17 +159,6 @@ def turn_memo(config: GameConfig, slots: int) -> TurnMemo:
 
 
 @cache
-def key_to_hand() -> IntArray:
-    """``(6**6,)`` hand index of each base-6 face-count key (-1 where no hand)."""
-    t = dice_tables()
-    table = np.full(6**6, -1, dtype=np.int64)
-    keys = t.hand_counts @ (6 ** np.arange(5, -1, -1))
-    table[keys] = np.arange(N_HANDS)
-    table.setflags(write=False)
-    return table
-
-
-@cache
 def turn_tables(rolls: int = DEFAULT_ROLLS) -> TurnTables:
     """The :class:`TurnTables` for turns of ``rolls`` rolls (built once per process)."""
     t = dice_tables()
@@ -203,7 +198,7 @@ def workspace(config: GameConfig, *, memo: bool = False) -> Workspace:
         hand_value=np.zeros((rolls, N_HANDS)),
         keep_value=np.zeros((rolls, N_KEEPS)),
         legal=np.zeros(n_cells, dtype=np.bool_),
-        options=np.zeros(2 * n_cells * n_cells + 1, dtype=np.int64),
+        options=np.zeros(option_capacity(n_cells), dtype=np.int64),
         cell_value=np.zeros(n_cells),
         candidates=np.zeros(n_cells, dtype=np.bool_),
         playout=empty_state(n_cells, config.players),

@@ -35,13 +35,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from pinastats._engine import decide as AK
-from pinastats._engine import happy_hour as HH
-from pinastats._engine import rules as K
-from pinastats._engine.kinds import K_STRATEGIC
-from pinastats._engine.playout import _play_outs
-from pinastats._engine.state import Board, GameState, copy_state
-from pinastats._engine.stream import Rng, new_stream, stream_rng
+from pinastats import _engine as E
+from pinastats._engine import Board, GameState, Rng, copy_state, new_stream, stream_rng
 from pinastats.agents.builtin import make_agent
 from pinastats.agents.tables import Workspace, turn_tables, workspace
 from pinastats.dice.errors import at_least, at_least_or_none
@@ -169,8 +164,8 @@ def _strategic_choice(
 ) -> int:
     """The ``strategic`` agent's choice among ``n`` Happy Hour options."""
     return int(
-        AK._choose_happy_hour(
-            K_STRATEGIC, _STRATEGIC, board, state, seat, effect, options, n, _NO_RNG
+        E.choose_happy_hour(
+            E.K_STRATEGIC, _STRATEGIC, board, state, seat, effect, options, n, _NO_RNG
         )
     )
 
@@ -182,7 +177,7 @@ def outcome_positions(game: Game) -> OutcomeSet:
     board, seat = game.config.board, game.to_move
     start = game.state
     cells = np.array(
-        [c for c in range(game.config.layout.n_cells) if K._open_to(start, seat, c)],
+        [c for c in range(game.config.layout.n_cells) if E.open_to(start, seat, c)],
         dtype=np.int64,
     )
     combos = board.coaster_combination[start.cell_coaster[cells]]
@@ -191,8 +186,7 @@ def outcome_positions(game: Game) -> OutcomeSet:
     states: list[GameState] = []
     for c in cells:
         state = copy_state(start)
-        K._place(board, state, seat, int(c))
-        K._end_turn(board, state)
+        E.finish_turn(board, state, int(c), 0, -1)
         outcomes.append(Outcome("place", cell=int(c)))
         states.append(state)
     pass_column = -1
@@ -200,19 +194,18 @@ def outcome_positions(game: Game) -> OutcomeSet:
     if not shows.any(axis=1).all():  # some hand places nothing
         pass_column = len(outcomes)
         state = copy_state(start)
-        K._end_turn(board, state)
+        E.finish_turn(board, state, -1, 0, -1)
         outcomes.append(Outcome("pass"))
         states.append(state)
         if game.config.rules.happy_hour:
             for effect in HappyHourEffect:
                 state = copy_state(start)
-                options = np.zeros(2 * len(start.cell_coaster) ** 2 + 1, dtype=np.int64)
-                n = HH._happy_hour_options(board, state, seat, int(effect), options)
+                options = np.array(E.happy_hour_options(board, state, seat, effect), dtype=np.int64)
                 option = -1
-                if n > 0:
+                if len(options) > 0:
+                    n = len(options)
                     option = _strategic_choice(board, state, seat, int(effect), options, n)
-                    HH._apply_happy_hour(board, state, seat, int(effect), option)
-                K._end_turn(board, state)
+                E.finish_turn(board, state, -1, int(effect), option)
                 happy.append(len(outcomes))
                 outcomes.append(Outcome("happy_hour", effect=int(effect), option=option))
                 states.append(state)
@@ -310,7 +303,7 @@ class Playouts:
         seeds = np.array(self._seeds[rows.start : rows.stop], dtype=np.uint64)
         column = np.empty(len(rows))
         for o in self.outcomes.undecided:
-            _play_outs(kind, params, board, self.outcomes.states[o], tables, slot.work,
+            E.play_outs(kind, params, board, self.outcomes.states[o], tables, slot.work,
                        slot.rng, seeds, self.outcomes.seat, column)  # fmt: skip
             out[:, o] = column
 

@@ -30,7 +30,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from pinastats._engine.playout import _best_keeps
+from pinastats import _engine as E
 from pinastats.agents.tables import turn_tables
 from pinastats.dice._kernels import _best_keep, _best_of_keeps, _expect_keeps
 from pinastats.dice.hands import N_HANDS, N_KEEPS
@@ -132,7 +132,7 @@ def solve_win_turn(
         kw[:] = p @ hand_w
         kw[five] = stop_w[five_hands]
         if r < rolls_left:
-            _best_keeps(kv, t.hand_keep_ptr, t.hand_keep, t.keep_size, best)
+            E.best_keeps(kv, t.hand_keep_ptr, t.hand_keep, t.keep_size, best)
             hand_value = np.zeros(N_HANDS)
             _best_of_keeps(kv, t.keep_minus, t.hand_as_keep, keep_value[r], hand_value)
             hand_w = kw[best]

@@ -119,27 +119,43 @@ def _best_of_keeps(keep_value, keep_minus, hand_as_keep, best, out):
         out[h] = best[hand_as_keep[h]]
 
 
+@jit_inline
+def _solve_stages(final_value, stop_value, stop_step, stages, keep_levels, keep_plus, keep_scale,
+                  hand_as_keep, keep_minus, hand_value, keep_value):  # fmt: skip
+    """The turn DP with free re-holding: the one driver of every solve.
+
+    ``hand_value[0] = final_value``; for ``r = 1 .. stages``:
+    ``keep_value[r-1] = K_r`` (:func:`_expect_keeps`, where stopping with a hand
+    is worth ``stop_value`` times ``stop_step**r``) and, below the top stage,
+    ``hand_value[r] = V_r``, the best ``K_r`` inside each hand
+    (:func:`_best_of_keeps`, the row ``keep_value[r]``, not yet solved, as its
+    scratch memory). The dice layer stops on the target itself with exact
+    integer weights (``stop_step`` the scale of a five-dice keep); the agents
+    stop on the best placement, in probabilities (``stop_step`` 1).
+    """
+    for h in range(final_value.shape[0]):
+        hand_value[0, h] = final_value[h]
+    stop = stop_step * 0 + 1
+    for r in range(1, stages + 1):
+        stop *= stop_step
+        _expect_keeps(hand_value[r - 1], stop_value, stop, keep_levels, keep_plus, keep_scale,
+                      hand_as_keep, keep_value[r - 1])  # fmt: skip
+        if r < stages:
+            _best_of_keeps(keep_value[r - 1], keep_minus, hand_as_keep, keep_value[r],
+                           hand_value[r])  # fmt: skip
+
+
 @jit_flat
 def _solve_free(final_value, keep_levels, keep_plus, keep_scale, hand_as_keep, keep_minus,
                 hand_value, keep_value):  # fmt: skip
-    """Free re-holding: fill ``hand_value[r] = V_r`` and ``keep_value[r-1] = K_r``.
+    """Free re-holding on a target: fill ``hand_value[r] = V_r`` and ``keep_value[r-1] = K_r``.
 
     ``hand_value`` has shape ``(rolls, 252)`` and ``keep_value`` ``(rolls, 462)``;
-    ``V_r`` is the best ``K_r`` inside each hand (:func:`_best_of_keeps`, with
-    the row ``keep_value[r]``, not yet solved, as its scratch memory).
+    stopping is worth the target itself (:func:`_solve_stages`).
     """
-    rolls = hand_value.shape[0]
-    for h in range(final_value.shape[0]):
-        hand_value[0, h] = final_value[h]
     full = keep_scale[keep_scale.shape[0] - 1]  # scale of a five-dice keep: 1 or 6**5
-    stop = full * 0 + 1
-    for r in range(1, rolls + 1):
-        stop *= full
-        _expect_keeps(hand_value[r - 1], final_value, stop, keep_levels, keep_plus, keep_scale,
-                      hand_as_keep, keep_value[r - 1])  # fmt: skip
-        if r < rolls:
-            _best_of_keeps(keep_value[r - 1], keep_minus, hand_as_keep, keep_value[r],
-                           hand_value[r])  # fmt: skip
+    _solve_stages(final_value, final_value, full, hand_value.shape[0], keep_levels, keep_plus,
+                  keep_scale, hand_as_keep, keep_minus, hand_value, keep_value)  # fmt: skip
 
 
 @jit_flat

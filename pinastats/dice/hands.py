@@ -173,6 +173,26 @@ def hand_index_by_dice() -> dict[tuple[int, ...], int]:
 
 
 @cache
+def hand_index_by_roll() -> dict[tuple[int, ...], int]:
+    """The hand index of each of the ``6**5`` ordered rolls of five dice (plain ints)."""
+    by_dice = hand_index_by_dice()
+    return {r: by_dice[tuple(sorted(r))] for r in itertools.product(range(1, 7), repeat=N_DICE)}
+
+
+@cache
+def key_to_hand() -> npt.NDArray[np.int64]:
+    """``(6**6,)`` hand index of each base-6 face-count key ``sum_f counts[f] 6**(5-f)``.
+
+    -1 where the key is no hand of five dice. The engine's roll kernel builds the key.
+    """
+    t = dice_tables()
+    table = np.full(6**6, -1, dtype=np.int64)
+    table[t.hand_counts @ (6 ** np.arange(5, -1, -1))] = np.arange(len(t.hand_counts))
+    table.setflags(write=False)
+    return table
+
+
+@cache
 def keep_index_by_dice() -> dict[tuple[int, ...], int]:
     """The keep index of each keep's sorted dice (a lookup that checks nothing)."""
     t = dice_tables()

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pinastats._engine.state import Board
+from pinastats._engine import Board
 from pinastats.dice.combinations import combination_masks
 from pinastats.errors import PinastatsError
 from pinastats.game.catalogue import Catalogue, load_catalogue

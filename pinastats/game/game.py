@@ -7,19 +7,16 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
-from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from pinastats._engine import happy_hour as HH
-from pinastats._engine import rules as K
-from pinastats._engine.state import GameState, copy_state, empty_state
+from pinastats import _engine as E
+from pinastats._engine import GameState, TurnEnding, copy_state, empty_state
 from pinastats.dice.errors import RollsError, whole_number
-from pinastats.dice.hands import check_dice, dice_tables
+from pinastats.dice.hands import check_dice, dice_tables, hand_index_by_roll
 from pinastats.errors import PinastatsError
 from pinastats.game.catalogue import Coaster
 from pinastats.game.config import GameConfig
@@ -72,7 +69,7 @@ class Game:
         """Set up a game at random: the coasters, their cells and the first player."""
         config = config_for(players, config)
         state = cls._empty_state(config)
-        K._deal(
+        E.deal(
             as_generator(seed),
             state,
             len(config.catalogue),
@@ -227,7 +224,7 @@ class Game:
     def _hand_fast(self, dice: Sequence[int]) -> int:
         """:meth:`_hand` through a table of the 7,776 rolls of plain ints (else checked)."""
         if isinstance(dice, tuple | list) and all(type(d) is int for d in dice):
-            hand = _rolls_to_hand().get(tuple(dice))
+            hand = hand_index_by_roll().get(tuple(dice))
             if hand is not None:
                 return hand
         return self._hand(dice)
@@ -243,12 +240,12 @@ class Game:
         hand = self._hand(dice)
         legal = np.zeros(self.config.layout.n_cells, dtype=np.bool_)
         board, state = self.config.board, self._state
-        K._legal_cells(board, state, self.to_move, hand, legal)
+        E.legal_cells(board, state, self.to_move, hand, legal)
         out = []
         for cell in (int(x) for x in np.flatnonzero(legal)):
             r, c = self.config.layout.cells[cell]
             coaster = self.coaster(cell)
-            points = int(K._placement_points(board, state, self.to_move, cell))
+            points = int(E.placement_points(board, state, self.to_move, cell))
             out.append(Placement(cell, r, c, coaster.id, coaster.combination.value, points))
         return out
 
@@ -258,7 +255,7 @@ class Game:
         if self.is_over:
             return ()
         legal = np.zeros(self.config.layout.n_cells, dtype=np.bool_)
-        K._legal_cells(self.config.board, self._state, self.to_move, hand, legal)
+        E.legal_cells(self.config.board, self._state, self.to_move, hand, legal)
         return tuple(int(x) for x in np.flatnonzero(legal))
 
     def why_illegal(self, cell: int, dice: Sequence[int]) -> str | None:
@@ -270,7 +267,7 @@ class Game:
         player = self.to_move
         name = self.coaster(cell).combination.value
         reason = PlacementRule(
-            int(K._placement_error(self.config.board, self._state, player, cell, hand))
+            int(E.placement_error(self.config.board, self._state, player, cell, hand))
         )
         messages = {
             PlacementRule.NO_RESERVE: f"player {player} has no token left in reserve",
@@ -282,6 +279,19 @@ class Game:
         }
         return messages.get(reason)
 
+    def turn_ending(self, dice: Sequence[int], rolls_used: int | None = None) -> TurnEnding:
+        """How the mover's turn ends with these final dice after ``rolls_used`` rolls.
+
+        ``PLACE`` when the dice show an open coaster (placing is compulsory);
+        else ``HAPPY_HOUR`` with the variant when every roll was used (default:
+        all of them); else ``PASS``.
+        """
+        self._check_ongoing()
+        rolls = self.config.rules.rolls
+        used = rolls if rolls_used is None else rolls_used
+        used = whole_number(used, "rolls used", 1, rolls, RollsError)
+        return E.turn_ending(self.config.board, self._state, self._hand_fast(dice), used)
+
     def place(self, cell: int, dice: Sequence[int]) -> int:
         """Place the mover's token on ``cell`` with these final dice and end the turn.
 
@@ -289,34 +299,17 @@ class Game:
         """
         cell = self._check_cell(cell)
         board, hand = self.config.board, self._hand_fast(dice)
-        if self.is_over or K._placement_error(board, self._state, self.to_move, cell, hand):
+        if self.is_over or E.placement_error(board, self._state, self.to_move, cell, hand):
             raise IllegalMoveError(f"illegal placement: {self.why_illegal(cell, dice)}")
-        points = int(K._place(board, self._state, self.to_move, cell))
-        K._end_turn(self.config.board, self._state)
-        return points
+        return int(E.finish_turn(board, self._state, cell, 0, -1))
 
     def happy_hour_options(self, effect: HappyHourEffect | int) -> list[int]:
         """Encoded choices of a Happy Hour effect for the mover (empty: cannot apply)."""
-        effect = _effect(effect)
-        out = np.zeros(2 * self.config.layout.n_cells**2 + 1, dtype=np.int64)
-        n = HH._happy_hour_options(self.config.board, self._state, self.to_move, int(effect), out)
-        return [int(x) for x in out[:n]]
+        return E.happy_hour_options(self.config.board, self._state, self.to_move, effect)
 
     def decode_happy_hour(self, effect: HappyHourEffect | int, option: int) -> dict[str, int]:
         """A readable form of an encoded Happy Hour option."""
-        effect = _effect(effect)
-        n = self.config.layout.n_cells
-        if effect is HappyHourEffect.MOVE_OTHER_TOKEN:
-            option = _option(effect, option, 2 * n * n)
-            cell, space = divmod(option // n, 2)
-            return {
-                "from_cell": cell,
-                "owner": int(self._state.spaces[cell, space]),
-                "to_cell": option % n,
-            }
-        if effect in (HappyHourEffect.REMOVE_OWN_TOKEN, HappyHourEffect.FLIP_COASTER):
-            return {"cell": _option(effect, option, n)}
-        return {}
+        return E.describe_option(self._state, effect, option)
 
     def end_turn_without_placement(
         self,
@@ -329,64 +322,43 @@ class Game:
         """End the mover's turn with no token placed (only when none can be placed).
 
         ``rolls_used`` is how many rolls the turn made (default: all of them).
-        With the Happy Hour variant, a turn that used all its rolls rolls the die:
-        ``happy_hour`` is the face rolled (1-6) and ``option`` the choice among
-        :meth:`happy_hour_options` when it has several. A turn that stopped
-        early passes: no die.
+        When :meth:`turn_ending` says ``HAPPY_HOUR``, ``happy_hour`` is the face
+        rolled (1-6) and ``option`` the choice among :meth:`happy_hour_options`
+        when it has several. A turn that passes rolls no die.
         """
-        self._check_ongoing()
-        rolls = self.config.rules.rolls
-        if rolls_used is None:
-            rolls_used = rolls
-        rolls_used = whole_number(rolls_used, "rolls used", 1, rolls, RollsError)
-        legal = self.legal_placements(dice)
-        if legal:
+        ending = self.turn_ending(dice, rolls_used)
+        if ending is TurnEnding.PLACE:
+            legal = self.legal_cells(dice)
             raise IllegalMoveError(
                 "illegal pass: placing is compulsory when the dice match an open coaster "
-                f"(cells {[p.cell for p in legal]})"
+                f"(cells {list(legal)})"
             )
         board, state = self.config.board, self._state
-        if self.config.rules.happy_hour and rolls_used == rolls:
+        effect, chosen = 0, -1
+        if ending is TurnEnding.HAPPY_HOUR:
             if happy_hour is None:
                 raise PinastatsError(
-                    f"the Happy Hour variant is on and the turn used all {rolls} rolls: "
-                    "give the die rolled (1-6)"
+                    f"the Happy Hour variant is on and the turn used all "
+                    f"{self.config.rules.rolls} rolls: give the die rolled (1-6)"
                 )
-            effect = _effect(happy_hour)
-            options = self.happy_hour_options(effect)
+            face = E.as_effect(happy_hour)
+            options = self.happy_hour_options(face)
             if options:
                 if option is None:
                     option = options[0] if len(options) == 1 else None
                 if option not in options:
                     raise IllegalMoveError(
-                        f"Happy Hour '{effect}': choose one of {options}, got {option!r}"
+                        f"Happy Hour '{face}': choose one of {options}, got {option!r}"
                     )
-                HH._apply_happy_hour(board, state, self.to_move, int(effect), option)
+                assert option is not None
+                chosen = option
+            effect = int(face)
         elif happy_hour is not None:
             why = (
                 "the Happy Hour variant is off"
                 if not self.config.rules.happy_hour
-                else f"the turn stopped after {rolls_used} of {rolls} rolls (Happy Hour comes "
-                "only after the last roll)"
+                else f"the turn stopped after {rolls_used} of {self.config.rules.rolls} rolls "
+                "(Happy Hour comes only after the last roll)"
             )
             raise IllegalMoveError(f"no Happy Hour die to roll: {why}")
-        K._end_turn(board, state)
-
-
-@cache
-def _rolls_to_hand() -> dict[tuple[int, ...], int]:
-    """The hand index of each of the 6**5 ordered rolls of five dice."""
-    t = dice_tables()
-    return {r: t.hand_index(r) for r in itertools.product(range(1, 7), repeat=5)}
-
-
-def _effect(face: int | HappyHourEffect) -> HappyHourEffect:
-    """The Happy Hour effect of a die face, checked."""
-    if isinstance(face, bool) or face not in set(HappyHourEffect):
-        raise PinastatsError(f"the Happy Hour die shows 1 to 6, got {face!r}")
-    return HappyHourEffect(face)
-
-
-def _option(effect: HappyHourEffect, option: int, count: int) -> int:
-    """An encoded option of a Happy Hour effect, checked to lie in ``0 .. count - 1``."""
-    return whole_number(option, f"an option of Happy Hour '{effect}'", 0, count - 1, PinastatsError)
+        E.finish_turn(board, state, -1, effect, chosen)

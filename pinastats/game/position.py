@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pinastats._engine import rules as K
+from pinastats import _engine as E
 from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game.catalogue import Catalogue, load_catalogue
 from pinastats.game.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
@@ -274,7 +274,7 @@ def _end_trigger(game: Game, data: Mapping[str, Any]) -> Trigger:
     trigger = TRIGGER_NAMES[value]
     rules, scores, reserves = game.config.rules, game.scores, game.reserves
     board = game.config.board
-    if any(K._has_line(board, game.state, p) for p in range(game.players)):
+    if any(E.has_line(board, game.state, p) for p in range(game.players)):
         return trigger  # a line has won: the trigger no longer counts
     high = [s for s in range(game.players) if scores[s] >= rules.target_score]
     empty = [s for s in range(game.players) if reserves[s] == 0]
@@ -347,7 +347,7 @@ def _check_tie_needs_no_recency(game: Game, held: list[int]) -> None:
 def _judge(game: Game) -> None:
     """Apply the engine's end check to a loaded position (as after the previous turn)."""
     board, state = game.config.board, game.state
-    lines = [p for p in range(game.players) if K._has_line(board, state, p)]
+    lines = [p for p in range(game.players) if E.has_line(board, state, p)]
     if len(lines) > 1:
         raise PositionError(f"seats {lines} each hold a full line; only one can have won")
     Game.from_state(game.config, state, judge=True)

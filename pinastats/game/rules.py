@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pinastats._engine.codes import EndReason, HappyHourEffect, PlacementRule, Trigger
+from pinastats._engine import EndReason, HappyHourEffect, PlacementRule, Trigger
 from pinastats.errors import PinastatsError
 
 MAX_ROLLS = 6

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pinastats._engine import rules as K
-from pinastats._engine.state import GameState, empty_state
+from pinastats import _engine as E
+from pinastats._engine import GameState, empty_state
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 
@@ -85,7 +85,7 @@ def board_state(
         raise PinastatsError(
             f"first player must be a seat from 0 to {config.players - 1}, got {first_player!r}"
         )
-    K._start_game(state, first_player, config.start_scores, config.rules.tokens)
+    E.start_game(state, first_player, config.start_scores, config.rules.tokens)
     return state
 
 
@@ -129,4 +129,4 @@ def judge(config: GameConfig, state: GameState) -> None:
     round (``turn`` a multiple of the player count) then ends the game.
     """
     mover = (int(state.status[0]["to_move"]) - 1) % config.players
-    K._judge(config.board, state, mover)
+    E.judge(config.board, state, mover)

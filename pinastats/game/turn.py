@@ -28,7 +28,7 @@ from functools import cache
 
 import numpy as np
 
-from pinastats._engine import rules as K
+from pinastats import _engine as E
 from pinastats.dice.hands import (
     N_DICE,
     check_dice,
@@ -37,21 +37,12 @@ from pinastats.dice.hands import (
     hand_index_by_dice,
     hand_tuples,
     keep_index_by_dice,
+    key_to_hand,
 )
 from pinastats.errors import PinastatsError
 from pinastats.game.game import Game, IllegalMoveError
 
 Dice = tuple[int, ...]
-
-
-@cache
-def _key_to_hand() -> np.ndarray:
-    """``(6**6,)`` hand index of each base-6 face-count key (-1 where no hand)."""
-    t = dice_tables()
-    table = np.full(6**6, -1, dtype=np.int64)
-    table[t.hand_counts @ (6 ** np.arange(5, -1, -1))] = np.arange(len(t.hand_counts))
-    table.setflags(write=False)
-    return table
 
 
 def roll_dice(rng: np.random.Generator, keep: Sequence[int] = ()) -> Dice:
@@ -60,7 +51,7 @@ def roll_dice(rng: np.random.Generator, keep: Sequence[int] = ()) -> Dice:
     if index is None:
         index = dice_tables().keep_index(keep)
     t = dice_tables()
-    return hand_tuples()[K._roll(rng, t.keep_counts, _key_to_hand(), index)]
+    return hand_tuples()[E.roll(rng, t.keep_counts, key_to_hand(), index)]
 
 
 @cache

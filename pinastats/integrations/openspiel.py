@@ -43,8 +43,8 @@ from typing import Any
 
 import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
-from pinastats._engine import rules as K
-from pinastats._engine.state import empty_state
+from pinastats import _engine as E
+from pinastats._engine import TurnEnding, empty_state, option_capacity
 from pinastats.dice.hands import N_HANDS
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
@@ -109,7 +109,7 @@ class PinaColadiceGame(pyspiel.Game):  # type: ignore[misc]
         cells = self.config.layout.n_cells
         players = self.config.players
         info = pyspiel.GameInfo(
-            num_distinct_actions=happy_hour_base(cells) + 2 * cells * cells + 1,
+            num_distinct_actions=happy_hour_base(cells) + option_capacity(cells),
             max_chance_outcomes=max(N_HANDS, len(self.config.catalogue), players),
             num_players=players,
             min_utility=-1.0,
@@ -287,7 +287,7 @@ class PinaColadiceState(pyspiel.State):  # type: ignore[misc]
         state = empty_state(config.layout.n_cells, config.players)
         state.cell_coaster[:] = self.dealt
         state.cell_side[:] = config.sides
-        K._start_game(state, first, config.start_scores, config.rules.tokens)
+        E.start_game(state, first, config.start_scores, config.rules.tokens)
         self.game = Game(config, state)
         self._next_turn()
 
@@ -303,9 +303,10 @@ class PinaColadiceState(pyspiel.State):  # type: ignore[misc]
             self.phase = Phase.KEEP
 
     def _dice_final(self) -> None:
-        if self._game.legal_cells(self._turn.dice):
+        ending = self._game.turn_ending(self._turn.dice, self._turn.rolls_used)
+        if ending is TurnEnding.PLACE:
             self.phase = Phase.PLACE
-        elif self.config.rules.happy_hour and self._turn.rolls_left == 0 and not self._turn.stopped:
+        elif ending is TurnEnding.HAPPY_HOUR:
             self.phase = Phase.HAPPY_HOUR
         else:
             self._end_without_placement(None, None)

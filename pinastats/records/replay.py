@@ -15,9 +15,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from pinastats._engine import happy_hour as HHK
-from pinastats._engine import rules as K
-from pinastats._engine.state import empty_state
+from pinastats import _engine as E
+from pinastats._engine import TurnEnding, empty_state
 from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game.catalogue_file import load_catalogue
 from pinastats.game.config import GameConfig
@@ -98,7 +97,7 @@ def _setup(record: GameRecord, config: GameConfig) -> Game:
     except (PinastatsError, KeyError) as exc:
         raise RecordError(f"{where}: {exc}") from None
     dealt = empty_state(config.layout.n_cells, config.players)
-    K._deal(
+    E.deal(
         rng, dealt, len(config.catalogue), config.sides, config.start_scores, config.rules.tokens
     )
     ids = config.catalogue.ids
@@ -174,10 +173,9 @@ def _play(game: Game, turn: RecordedTurn, rng: np.random.Generator, where: str) 
         _check(turn.coaster == coaster, where, "coaster", turn.coaster, coaster)
         _check(turn.side == game.side(turn.cell), where, "side", turn.side, game.side(turn.cell))
         return
-    rules = game.config.rules
     die = option = None
-    if rules.happy_hour and len(turn.rolls) == rules.rolls and not game.legal_cells(dice):
-        die = int(HHK._draw_happy_hour(rng))
+    if game.turn_ending(dice, len(turn.rolls)) is TurnEnding.HAPPY_HOUR:
+        die = int(E.draw_happy_hour(rng))
         hh = turn.happy_hour
         _check(
             hh is not None and hh.die == die,

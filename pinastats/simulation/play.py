@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pinastats._engine import happy_hour as HHK
-from pinastats._engine.playout import _policy_turn
-from pinastats._engine.stream import generator_rng
+from pinastats import _engine as E
+from pinastats._engine import TurnEnding
 from pinastats.agents.builtin import Agent, AgentKind
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
@@ -80,8 +79,9 @@ def play_turn(game: Game, agent: AgentProtocol | str, rng: np.random.Generator) 
         turn.keep(_agent_keep(agent, game, turn, rng), rng)
     record.rolls, record.keeps = list(turn.rolls), list(turn.keeps)
     dice = turn.dice
-    legal = game.legal_cells(dice)
-    if legal:
+    ending = game.turn_ending(dice, record.rolls_used)
+    if ending is TurnEnding.PLACE:
+        legal = game.legal_cells(dice)
         cell = agent.choose_placement(game, dice, rng)
         if cell not in legal:
             raise IllegalMoveError(
@@ -92,8 +92,8 @@ def play_turn(game: Game, agent: AgentProtocol | str, rng: np.random.Generator) 
         record.points = game.place(record.cell, dice)
         return record
     effect = option = None
-    if game.config.rules.happy_hour and record.rolls_used == turn.rolls_allowed:
-        effect = HappyHourEffect(int(HHK._draw_happy_hour(rng)))
+    if ending is TurnEnding.HAPPY_HOUR:
+        effect = HappyHourEffect(int(E.draw_happy_hour(rng)))
         options = game.happy_hour_options(effect)
         if options:
             option = agent.choose_happy_hour(game, effect, options, rng)
@@ -124,7 +124,7 @@ def play_turn_fast(game: Game, agent: Agent, rng: np.random.Generator) -> bool:
     board, state = game.config.board, game.state
     params, tables = agent.param_vector(), turn_tables(game.config.rules.rolls)
     work = agent._work(game)
-    return bool(_policy_turn(agent.code, params, board, state, tables, work, generator_rng(rng)))
+    return bool(E.policy_turn(agent.code, params, board, state, tables, work, E.generator_rng(rng)))
 
 
 def play_game(

@@ -133,9 +133,24 @@ def _oracle_keep_values(final: np.ndarray, stop: np.ndarray, rolls: int) -> list
     return out
 
 
+def _die_points(g: Game) -> Fraction:
+    """The mover's mean score change over the die's faces, each applied by the game itself."""
+    seat, gained = g.to_move, []
+    for effect in HappyHourEffect:
+        after = g.copy()
+        options = after.happy_hour_options(effect)
+        after.end_turn_without_placement(NOTHING, int(effect), options[0] if options else None)
+        gained.append(after.scores[seat] - g.scores[seat])
+    return Fraction(sum(gained), len(gained))
+
+
+@pytest.mark.parametrize("negative", [False, True])
 @pytest.mark.parametrize("score", [0, 2, 9])
-def test_ev_values_the_die_after_the_last_roll_and_a_pass_before(score: int) -> None:
-    g = game(rules=HH, scores=[score, 5], tokens={0: [0], 5: [1]})
+def test_ev_values_the_die_after_the_last_roll_and_a_pass_before(
+    score: int, negative: bool
+) -> None:
+    rules = Rules(happy_hour=True, negative_scores=negative)
+    g = game(rules=rules, scores=[score, 5], tokens={0: [0], 5: [1]})
     config = g.config
     work = workspace(config)
     AV._final_values(K_EV, np.zeros(6), config.board, g.state, 0, work)
@@ -148,8 +163,9 @@ def test_ev_values_the_die_after_the_last_roll_and_a_pass_before(score: int) -> 
             )
         ]
     )
-    lottery = (4 - min(score, 3)) / 6
-    assert np.all(work.final_value[~placeable] == lottery)
+    lottery = _die_points(g)
+    assert lottery == (Fraction(4 - 3, 6) if negative else Fraction(4 - min(score, 3), 6))
+    assert np.all(work.final_value[~placeable] == float(lottery))
     assert np.all(work.stop_value[~placeable] == 0)
     assert np.array_equal(work.final_value[placeable], work.stop_value[placeable])
     # the agent's keeps follow the DP with these two value functions
