@@ -19,7 +19,7 @@ from pinastats._engine import happy_hour as HHK
 from pinastats._engine import rules as K
 from pinastats._engine.state import empty_state
 from pinastats.errors import PinastatsError, expect_instance
-from pinastats.game.catalogue_file import load_catalogue
+from pinastats.game.catalogue import load_catalogue
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.layout import load_layout
