@@ -34,7 +34,7 @@ from pinastats._engine.values import (
 )
 from pinastats._jit import jit, jit_flat, jit_inline
 from pinastats.dice._kernels import _best_keep, _solve_stages
-from pinastats.dice.ranking import TIE_TOL
+from pinastats.dice.hands import TIE_TOL
 
 _EPS = TIE_TOL  # placements and Happy Hour choices tie like keeps
 

@@ -21,7 +21,7 @@ import pandas as pd
 from pinastats.balance.seats import check_players
 from pinastats.errors import expect_instance
 from pinastats.game.config import GameConfig
-from pinastats.game.layout_file import available_layouts, load_layout
+from pinastats.game.layout import available_layouts, load_layout
 from pinastats.game.rules import EndReason, Rules
 from pinastats.simulation.runner import simulate
 from pinastats.simulation.stats import Z95, wilson_interval

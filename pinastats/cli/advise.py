@@ -7,7 +7,8 @@ ranks the keeps by the expected points of the turn (see
 :mod:`pinastats.agents.advice`) and shows what stopping now would score.
 With ``--objective win`` it ranks them by the chance to win the game instead
 (:mod:`pinastats.coach`: play-outs from the turn's outcome positions, then the
-turn DP on their win probabilities).
+turn DP on their win probabilities); its JSON adds ``win_probability`` and
+``win_probability_se`` to the items of ``keeps`` and ``placements``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pinastats.cli._common import (
     fail,
     fraction_text,
     non_negative_int,
+    percent,
     positive_int,
     render_table,
     write_json,
@@ -34,6 +36,7 @@ from pinastats.errors import PinastatsError
 
 if TYPE_CHECKING:
     from pinastats.agents.advice import Advice
+    from pinastats.coach import WinAdvice
     from pinastats.game.catalogue import Catalogue
     from pinastats.game.game import Game
     from pinastats.game.rules import Rules
@@ -146,7 +149,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_win(args: argparse.Namespace, game: Game) -> int:
-    from pinastats.cli.advise_win import win_record, win_text
     from pinastats.coach import DEFAULT_PLAYOUTS, win_advice
 
     playouts = DEFAULT_PLAYOUTS if args.playouts is None else args.playouts
@@ -351,5 +353,134 @@ def _text(advice: Advice, game: Game, top: int | None) -> str:
             _keeps_text(advice, top),
             "",
             _placements_text(advice, game, "If you stop now, place (best first):", True),
+        ]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- output by the chance to win
+
+
+def _chance(p: float, se: float) -> str:
+    """``62.3% ± 1.5%`` (no ``±`` for an exact value)."""
+    return percent(p, 1) + (f" ± {100 * se:.1f}%" if se > 0 else "")
+
+
+def win_record(win: WinAdvice, game: Game, dice: list[int]) -> dict[str, Any]:
+    """The JSON record: the points record's fields, each item with its win probability."""
+    points = win.points
+    by_cell = {r["cell"]: r for r in _placement_records(points, game)}
+    return {
+        "objective": "win",
+        "player": win.player,
+        "dice": list(dice),
+        "rolls_left": win.rolls_left,
+        "win_probability": win.win_probability,
+        "win_probability_se": win.win_probability_se,
+        "too_close_to_call": win.too_close_to_call,
+        "lead": win.lead,
+        "lead_se": win.lead_se,
+        "playouts": win.playouts,
+        "policy": win.policy,
+        "seed": win.seed,
+        "expected_points": points.expected_points,
+        "fraction": fraction_text(points.expected_fraction),
+        "stop_points": points.stop_points,
+        "keeps": [
+            {
+                "keep": list(k.keep),
+                "win_probability": k.win_probability,
+                "win_probability_se": k.win_probability_se,
+                "expected_points": k.expected_points,
+                "fraction": fraction_text(k.fraction),
+                "best": k.best,
+                "stop": k.stop,
+            }
+            for k in win.keeps
+        ],
+        "placements": [
+            by_cell[p.cell]
+            | {
+                "win_probability": p.win_probability,
+                "win_probability_se": p.win_probability_se,
+                "best": p.best,
+            }
+            for p in win.placements
+        ],
+        "outcomes": [
+            {
+                "outcome": o.outcome.label,
+                "win_probability": o.win_probability,
+                "win_probability_se": o.win_probability_se,
+                "exact": o.exact,
+            }
+            for o in win.outcomes
+        ],
+    }
+
+
+def _win_placements_text(win: WinAdvice, game: Game, title: str, stopping: bool) -> str:
+    if not win.placements:
+        return _no_placement(win.points, game, stopping)
+    rows = [
+        [str(p.row), str(p.col), p.coaster, p.combination, game.side(p.cell), str(p.points),
+         _chance(p.win_probability, p.win_probability_se), "best" if p.best else ""]
+        for p in win.placements
+    ]  # fmt: skip
+    header = ["row", "col", "coaster", "combination", "side", "points", "win", ""]
+    return f"{title}\n" + render_table(header, rows, "rrllllrrl")
+
+
+def _win_keeps_text(win: WinAdvice, top: int | None) -> str:
+    ranks = rank_labels([k.win_probability for k in win.keeps])
+    shown = win.keeps if top is None else win.keeps[:top]
+    rows = [
+        [rank, keep_label(k.keep, win.dice), str(k.rerolled) if k.rerolled else "",
+         _chance(k.win_probability, k.win_probability_se), _points(k.fraction),
+         "best" if k.best else ""]
+        for rank, k in zip(ranks, shown, strict=False)
+    ]  # fmt: skip
+    header = ["rank", "keep", "re-roll", "win", "expected points", ""]
+    which = f"best {len(shown)} of {len(win.keeps)}; --all for every keep"
+    if len(shown) == len(win.keeps):
+        which = "every keep"
+    return f"Keeps by the chance to win ({which}):\n" + render_table(header, rows, "rlrrrl")
+
+
+def _win_summary(win: WinAdvice) -> list[str]:
+    chance = _chance(win.win_probability, win.win_probability_se)
+    if win.rolls_left:
+        best = [keep_label(k.keep, win.dice) for k in win.best_keeps]
+        verb = "stop" if best == ["stop"] else "keep " + " or ".join(best)
+    elif win.placements:
+        verb = f"place on row {win.placements[0].row}, col {win.placements[0].col}"
+    else:
+        verb = "nothing to place"
+    lines = [f"Best: {verb} → {chance} to win."]
+    if win.too_close_to_call:
+        lines.append(
+            f"Too close to call: the lead over the second best is {100 * win.lead:.1f}% "
+            f"± {100 * win.lead_se:.1f}% (paired); more --playouts may tell them apart."
+        )
+    return lines
+
+
+def win_text(win: WinAdvice, game: Game, top: int | None) -> str:
+    """The readable advice: the best option, the keeps and the placements by the chance to win."""
+    head = _text(win.points, game, top).split("\n\n")[0]
+    n = win.playouts
+    how = (
+        "every outcome is decided, no play-out needed"
+        if n == 0
+        else f"{n} play-out{'s' * (n != 1)} per outcome position by {win.policy}, seed {win.seed}"
+    )
+    lines = [head, f"Objective: the chance to win ({how}).", "", *_win_summary(win)]
+    if win.rolls_left == 0:
+        lines += ["", _win_placements_text(win, game, "Placements (best first):", False)]
+    else:
+        lines += [
+            "",
+            _win_keeps_text(win, top),
+            "",
+            _win_placements_text(win, game, "If you stop now, place (best first):", True),
         ]
     return "\n".join(lines)

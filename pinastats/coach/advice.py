@@ -24,8 +24,7 @@ from pinastats.coach.outcomes import (
     outcome_positions,
 )
 from pinastats.coach.solve import TurnWin, solve_win_turn, standard_error
-from pinastats.dice.hands import check_dice, dice_tables
-from pinastats.dice.ranking import TIE_TOL
+from pinastats.dice.hands import TIE_TOL, check_dice, dice_tables
 from pinastats.errors import PinastatsError
 from pinastats.game.game import Game
 

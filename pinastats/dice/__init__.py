@@ -11,6 +11,7 @@ from pinastats.dice.hands import (
     N_HANDS,
     N_KEEPS,
     N_OUTCOMES,
+    TIE_TOL,
     DiceTables,
     check_dice,
     check_hand_index,
@@ -18,7 +19,7 @@ from pinastats.dice.hands import (
     check_keep_index,
     dice_tables,
 )
-from pinastats.dice.ranking import TIE_TOL, best_keep, tie_ranks
+from pinastats.dice.ranking import best_keep, tie_ranks
 from pinastats.dice.solver import (
     EXACT_INT64_ROLLS,
     MAX_ROLLS,

@@ -15,8 +15,7 @@ from numba import types
 from numba.extending import overload
 
 from pinastats._jit import jit_flat, jit_inline
-from pinastats.dice.hands import N_FACES, N_FOUR_DICE_KEEPS
-from pinastats.dice.ranking import TIE_TOL
+from pinastats.dice.hands import N_FACES, N_FOUR_DICE_KEEPS, TIE_TOL
 
 
 def _beats(v, best, more_dice):  # pragma: no cover - only its numba overload runs

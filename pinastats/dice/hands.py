@@ -38,6 +38,12 @@ N_FOUR_DICE_KEEPS = 126
 """Keeps of four dice: C(9, 4); one more die makes each of them a hand."""
 N_OUTCOMES = N_FACES**N_DICE
 
+TIE_TOL = 1e-12
+"""Two float keep values within ``TIE_TOL`` of each other tie (integer values tie when equal).
+
+The keep rule's tolerance (:mod:`pinastats.dice.solver`), read by the numba kernels and by
+:mod:`pinastats.dice.ranking` alike."""
+
 IntArray = npt.NDArray[np.int64]
 IndexArray = npt.NDArray[np.uint32]
 """Indices and row pointers of the transition tables: unsigned, so that a kernel indexing

@@ -1,11 +1,12 @@
 """The one keep rule: which keeps tie, how keeps rank, which keep is played.
 
 The rule (stated in :mod:`pinastats.dice.solver`): float values within
-:data:`TIE_TOL` tie, integer and exact values tie only when equal; a hand's
-keeps rank by value, tied keeps share a rank; the keep played is the best one
-with the most dice, the earliest in keep-index order among those. The numba
-side of the rule is :func:`pinastats.dice._kernels._best_keep`; this module is
-its Python side (same constant) for the tables people read.
+:data:`~pinastats.dice.hands.TIE_TOL` tie, integer and exact values tie only
+when equal; a hand's keeps rank by value, tied keeps share a rank; the keep
+played is the best one with the most dice, the earliest in keep-index order
+among those. The numba side of the rule is
+:func:`pinastats.dice._kernels._best_keep`; this module is its Python side
+(same constant) for the tables people read.
 """
 
 from __future__ import annotations
@@ -19,13 +20,10 @@ import numpy as np
 import numpy.typing as npt
 
 from pinastats.dice.errors import TargetError, is_number
-from pinastats.dice.hands import check_hand_index, dice_tables
+from pinastats.dice.hands import TIE_TOL, check_hand_index, dice_tables
 from pinastats.errors import PinastatsError
 
 Value = float | int | Fraction
-
-TIE_TOL = 1e-12
-"""Two float keep values within ``TIE_TOL`` of each other tie (integer values tie when equal)."""
 
 
 def _is_exact(values: Sequence[Value] | npt.NDArray[Any]) -> bool:

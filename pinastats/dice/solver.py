@@ -36,7 +36,7 @@ exact, slower); other values run the float64 DP.
 the agents):
 
 * two keep values *tie* when they are equal (integer values: the exact DP) or,
-  for float values, within :data:`TIE_TOL` ``= 1e-12`` of each other;
+  for float values, within :data:`~pinastats.dice.hands.TIE_TOL` ``= 1e-12`` of each other;
 * the keeps of a hand rank by value, best first; tied keeps share a rank
   (competition ranks: 1, 2=, 2=, 4), a keep joining the group of the first,
   best, value of the group (:func:`pinastats.dice.ranking.tie_ranks`);
@@ -65,7 +65,6 @@ from pinastats.dice._dp import fits_int64, run_kernel, run_python_ints
 from pinastats.dice.combinations import Combination, parse_combination
 from pinastats.dice.errors import DiceError, RollsError, TargetError, whole_number
 from pinastats.dice.hands import N_DICE, N_HANDS, check_dice, check_keep, dice_tables
-from pinastats.dice.ranking import TIE_TOL as TIE_TOL
 from pinastats.dice.ranking import keep_order
 
 if TYPE_CHECKING:  # pandas is imported on use: a CLI start stays fast without it

@@ -18,7 +18,7 @@ import numpy as np
 from pinastats import _engine as E
 from pinastats._engine import TurnEnding, empty_state
 from pinastats.errors import PinastatsError, expect_instance
-from pinastats.game.catalogue_file import load_catalogue
+from pinastats.game.catalogue import load_catalogue
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.layout import load_layout

@@ -24,7 +24,7 @@ from pinastats.balance.search import Candidate
 from pinastats.balance.whatif import SKILL_PAIRS, Variant, measure_variant
 from pinastats.dice.errors import at_least
 from pinastats.game import GameConfig
-from pinastats.game.layout_file import load_layout
+from pinastats.game.layout import load_layout
 
 DESIGNER_AGENT = "strategic"
 """The agent of the self-play measurements (starting scores, what-if, coaster points)."""
