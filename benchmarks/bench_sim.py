@@ -16,8 +16,8 @@ two-core virtual machine drifts from minute to minute by more than a fifth):
 * the same for the previous engine (a checkout at ``--baseline``, run in a
   subprocess with ``PYTHONPATH`` set to it and called only through
   ``pinastats.simulation.simulate``, which both have);
-* the pure-Python reference engine (``reference_engine.py``, ``random`` agent,
-  the same games);
+* the pure-Python reference engine (``tests/oracle/reference_engine.py``,
+  ``random`` agent, the same games);
 * 2 workers against 1 worker (``ev``; the median of ``SCALING_PAIRS`` pairs of
   runs in each run of an engine), and the cold compile of the engine
   (``warm_up`` in a fresh ``NUMBA_CACHE_DIR``), wall and CPU seconds;
@@ -120,11 +120,11 @@ def cold_compile(path: Path) -> dict[str, float]:
 
 def reference_rate(seconds: float) -> dict[str, float]:
     """Games per CPU second of the pure-Python engine, and whether it plays the same games."""
-    sys.path.insert(0, str(HERE))
+    sys.path.insert(0, str(HERE.parent))  # the repository: tests.oracle
     import numpy as np
-    from reference_engine import check_same_games, play_random_games
 
     from pinastats.game.config import GameConfig
+    from tests.oracle.reference_engine import check_same_games, play_random_games
 
     config = GameConfig(players=2)
     games = max(100, int(450 * seconds))
