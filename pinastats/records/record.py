@@ -2,7 +2,7 @@
 
 :func:`record_chunk` plays a chunk of :func:`~pinastats.simulation.simulate`
 on the Python path (the same deal and draws as the kernel chunk, see
-:mod:`pinastats.simulation.python_chunk`) and keeps every game as a
+:func:`pinastats.simulation.chunk.run_python_chunk`) and keeps every game as a
 :class:`~pinastats.records.format.GameRecord`; :func:`record_games` records a
 whole run. The same seed and chunk size give the games ``simulate`` reports.
 
@@ -182,7 +182,7 @@ def record_chunk(spec: ChunkSpec, *, seed: int | None, chunk_size: int) -> list[
     """Play and record the games of a chunk of a run: the games the run's table reports.
 
     One generator per chunk from its ``SeedSequence``, agents deep-copied per
-    chunk, as :func:`pinastats.simulation.python_chunk.run_python_chunk` does.
+    chunk, as :func:`pinastats.simulation.chunk.run_python_chunk` does.
     """
     rng = np.random.default_rng(spec.seed)
     agents = copy.deepcopy(spec.agents)
