@@ -25,9 +25,9 @@ players, ~23 turns a game), against ~2,800 games/s of the kernel chunk for
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, TypeGuard
+from typing import Any, NamedTuple, TypeGuard
 
 import numpy as np
 import numpy.typing as npt
@@ -107,6 +107,13 @@ class ChunkSpec:
     config: GameConfig
     agents: tuple[AgentProtocol, ...]
     first_seat: int  # -1: random first player
+
+
+PlayChunk = Callable[[ChunkSpec], dict[str, Any]]
+"""What plays a chunk: :func:`~pinastats.simulation.chunk.run_chunk`, or a function
+that returns its arrays and more (see ``play_chunk`` in :func:`~pinastats.simulation.simulate`)."""
+ChunkSink = Callable[[int, dict[str, Any]], dict[str, Any]]
+"""Takes chunk ``i``'s arrays as they come; returns what the run keeps of them."""
 
 
 def _built_in(agents: tuple[AgentProtocol, ...]) -> TypeGuard[tuple[Agent, ...]]:

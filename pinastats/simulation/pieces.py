@@ -13,7 +13,7 @@ Concatenated in name order, the pieces are the table ``simulate`` returns.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -252,10 +252,13 @@ def simulate_pieces(
     *,
     piece_games: int = PIECE_GAMES,
     config: GameConfig | None = None,
+    play: Callable[..., SimulationResult] | None = None,
     **options: Any,
 ) -> tuple[dict[str, Any], list[Path]]:
     """Play like :func:`simulate` (same ``options``), writing the table in pieces.
 
+    ``play`` plays the run instead of ``simulate``, with its arguments and a
+    ``chunk_sink`` (e.g. :func:`pinastats.records.record_run` with its ``path``).
     Returns the summary (as :meth:`SimulationResult.summary`) and the pieces' paths.
     Refuses a place that already holds pieces (an earlier run's would mix with
     these). Stopped (Ctrl-C, SIGTERM, an error), the run leaves its complete pieces
@@ -281,5 +284,7 @@ def simulate_pieces(
         config = GameConfig(players=options.get("players") or len(seats))
     plan.path(0).parent.mkdir(parents=True, exist_ok=True)
     writer = PieceWriter(plan, piece_games, config, seats)
-    run = simulate(seats, games, config=config, chunk_sink=writer, **options)
+    run = (simulate if play is None else play)(
+        seats, games, config=config, chunk_sink=writer, **options
+    )
     return writer.counts.summary(run), writer.finish()

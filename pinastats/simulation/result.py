@@ -94,8 +94,10 @@ class SimulationResult:
         owners: ``(games, n_coasters)`` bitmask of the seats holding each catalogue
             coaster at the end (-1: not dealt).
         config, agents, seed, elapsed (seconds spent playing, after the warm-up and
-            the cluster start), workers, engine, chunk_size: how it was run. The games
-            are a function of the seed, the chunk size and the config alone.
+            the cluster start), workers, engine (``"local"``, ``"dask"``, or the
+            class name of the executor given to ``simulate``), chunk_size: how it was
+            run. The games are a function of the seed, the chunk size and the config
+            alone.
     """
 
     games: pd.DataFrame
