@@ -247,6 +247,13 @@ record_games:games | R.record_games(["ev", "ev"], -1) | got -1
 record_games:seed | R.record_games(["ev", "ev"], 1, seed="a") | got 'a'
 record_games:first_seat | R.record_games(["ev"] * 2, 1, first_seat=5) | got 5
 record_games:chunk_size | R.record_games(["ev"] * 2, 1, chunk_size=0) | got 0
+record_run:agents | R.record_run(["ev", "evv"], 1, "r.jsonl") | AgentError | 'evv'; did you mean
+record_run:games | R.record_run(["ev", "ev"], -1, "r.jsonl") | got -1
+record_run:path | R.record_run(["ev", "ev"], 1, ".") | '\.' is a directory
+record_run:seed | R.record_run(["ev", "ev"], 1, "r.jsonl", seed="a") | got 'a'
+record_run:players | R.record_run(["ev", "ev"], 1, "r.jsonl", players=3) | for 3 players
+record_run:first_seat | R.record_run(["ev"] * 2, 1, "r.jsonl", first_seat=5) | got 5
+record_run:chunk_size | R.record_run(["ev"] * 2, 1, "r.jsonl", chunk_size=0) | got 0
 record_game:agents | R.record_game(c.g.config, [c.a], c.rng) | 1 agents for 2
 record_game:agents | R.record_game(c.g.config, ["ev", "evv"], c.rng)
     | AgentError | 'evv'; did you mean 'ev'

@@ -21,8 +21,7 @@ from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.rules import EndReason
 from pinastats.simulation.chunk import PlacementLog, play_chunk
-from pinastats.simulation.limits import check_run
-from pinastats.simulation.runner import _chunk_specs, default_chunk_size
+from pinastats.simulation.plan import plan_run
 
 IntArray = npt.NDArray[np.int64]
 
@@ -101,13 +100,12 @@ def play_traced(
     seats = tuple(make_agent(a) for a in agents)
     if not all(isinstance(a, Agent) for a in seats):
         raise PinastatsError("traced games are played by built-in agents only")
-    config = GameConfig(players=len(seats)) if config is None else config
-    if chunk_size is None:
-        chunk_size = default_chunk_size(seats)
-    games, seed, chunk_size = check_run(len(seats), games, seed, chunk_size, first_seat, config)
-    fixed = -1 if first_seat is None else first_seat
+    plan = plan_run(
+        seats, games, seed=seed, config=config, first_seat=first_seat, chunk_size=chunk_size
+    )
+    games, seed, config, chunk_size = plan.games, plan.seed, plan.config, plan.chunk_size
     outs, logs = [], []
-    for spec in _chunk_specs(games, chunk_size, seed, config, seats, fixed):
+    for spec in plan.chunks():
         out, log = play_chunk(spec, log=True)
         outs.append(out)
         logs.append(_placements(log, out.first, config.players, spec.index * chunk_size))

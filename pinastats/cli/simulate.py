@@ -9,7 +9,7 @@ games end and how long they last. ``--out`` keeps the per-game table.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pinastats.cli._common import fail, non_negative_int, positive_int, write_json
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from pinastats.agents.protocol import AgentProtocol
     from pinastats.game.config import GameConfig
     from pinastats.simulation.pieces import PiecePlan
+    from pinastats.simulation.result import SimulationResult
     from pinastats.simulation.runner import Engine
 
 FORMATS = ("table", "json")
@@ -213,9 +214,12 @@ def _kernel_groups(agents: Sequence[AgentProtocol]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Check the options, play the games, print the summary and save the table."""
+    import functools
+
     from pinastats._warmup import ensure_warm
+    from pinastats.simulation.cluster import WORKER_TIMEOUT
     from pinastats.simulation.limits import check_memory
-    from pinastats.simulation.runner import WORKER_TIMEOUT, simulate
+    from pinastats.simulation.runner import simulate
 
     agents = _agents(args.agents)
     players = len(agents) if args.players is None else args.players
@@ -256,14 +260,18 @@ def run(args: argparse.Namespace) -> int:
         "chunk_size": args.chunk_size,
         "progress": not (args.no_progress or args.quiet),
         "worker_timeout": args.worker_timeout or WORKER_TIMEOUT,
-        "record": args.record,
     }
     if args.progress_every is not None:
         options["progress_every"] = args.progress_every
+    play: Callable[..., SimulationResult] = simulate
+    if args.record is not None:
+        from pinastats.records import record_run
+
+        play = functools.partial(record_run, path=args.record)
     if pieces is not None:
-        summary = _simulate_pieces(agents, args, pieces, options)
+        summary = _simulate_pieces(agents, args, pieces, play, options)
     else:
-        result = simulate(agents, args.games, **options)
+        result = play(agents, args.games, **options)
         saved = None if args.out is None else str(result.save(args.out))
         summary = result.summary() | {"first_seat": args.first_seat, "out": saved}
     if args.format == "json":
@@ -373,12 +381,18 @@ def _out_pieces(args: argparse.Namespace) -> PiecePlan | None:
 
 
 def _simulate_pieces(
-    agents: list[AgentProtocol], args: argparse.Namespace, plan: PiecePlan, options: dict[str, Any]
+    agents: list[AgentProtocol],
+    args: argparse.Namespace,
+    plan: PiecePlan,
+    play: Callable[..., SimulationResult],
+    options: dict[str, Any],
 ) -> dict[str, Any]:
     """Play the run writing its table in pieces; the summary, naming where the pieces are."""
     from pinastats.simulation.pieces import PIECE_GAMES, simulate_pieces
 
     size = args.piece_games or PIECE_GAMES
-    summary, paths = simulate_pieces(agents, args.games, plan, piece_games=size, **options)
+    summary, paths = simulate_pieces(
+        agents, args.games, plan, piece_games=size, play=play, **options
+    )
     where = f"{len(paths)} piece(s) of at most {size:,} games, {paths[0]} to {paths[-1].name}"
     return summary | {"first_seat": args.first_seat, "out": where}

@@ -17,7 +17,7 @@ from pinastats.records.format import (
     read_records,
     write_records,
 )
-from pinastats.records.record import record_chunk, record_game, record_games
+from pinastats.records.record import record_chunk, record_game, record_games, record_run
 from pinastats.records.replay import record_config, replay
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "record_config",
     "record_game",
     "record_games",
+    "record_run",
     "replay",
     "write_records",
 ]

@@ -2,9 +2,11 @@
 
 :func:`record_chunk` plays a chunk of :func:`~pinastats.simulation.simulate`
 on the Python path (the same deal and draws as the kernel chunk, see
-:mod:`pinastats.simulation.python_chunk`) and keeps every game as a
+:func:`pinastats.simulation.chunk.run_python_chunk`) and keeps every game as a
 :class:`~pinastats.records.format.GameRecord`; :func:`record_games` records a
-whole run. The same seed and chunk size give the games ``simulate`` reports.
+whole run, and :func:`record_run` plays a run with ``simulate`` and writes the
+record of each of its games to a file. The same seed and chunk size give the
+games ``simulate`` reports.
 
 Speed: every decision is made through Python, about 60-90 games a second of
 simple agents on one core, against thousands for the kernel chunk.
@@ -13,7 +15,9 @@ simple agents on one core, against thousands for the kernel chunk.
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -35,9 +39,14 @@ from pinastats.records.format import (
     catalogue_digest,
     dice_list,
     layout_digest,
+    write_lines,
 )
-from pinastats.simulation.chunk import ChunkSpec, run_chunk
+from pinastats.simulation.chunk import ChunkSink, ChunkSpec, run_chunk
+from pinastats.simulation.limits import check_memory
+from pinastats.simulation.plan import plan_run
 from pinastats.simulation.play import TurnRecord, play_turn
+from pinastats.simulation.result import SimulationResult
+from pinastats.simulation.runner import simulate
 
 
 class _Watched:
@@ -182,7 +191,7 @@ def record_chunk(spec: ChunkSpec, *, seed: int | None, chunk_size: int) -> list[
     """Play and record the games of a chunk of a run: the games the run's table reports.
 
     One generator per chunk from its ``SeedSequence``, agents deep-copied per
-    chunk, as :func:`pinastats.simulation.python_chunk.run_python_chunk` does.
+    chunk, as :func:`pinastats.simulation.chunk.run_python_chunk` does.
     """
     rng = np.random.default_rng(spec.seed)
     agents = copy.deepcopy(spec.agents)
@@ -237,15 +246,70 @@ def record_games(
     :class:`~pinastats.agents.protocol.AgentProtocol`); ``first_seat=None``
     draws the first player of each game.
     """
-    from pinastats.simulation.limits import check_run
-    from pinastats.simulation.runner import _chunk_specs, default_chunk_size
-
-    seats = tuple(resolve_agent(a) for a in agents)
-    size = default_chunk_size(seats) if chunk_size is None else chunk_size
-    config = GameConfig(players=len(seats)) if config is None else config
-    games, seed, size = check_run(len(seats), games, seed, size, first_seat, config)
+    plan = plan_run(
+        agents, games, seed=seed, config=config, first_seat=first_seat, chunk_size=chunk_size
+    )
     out: list[GameRecord] = []
-    first = -1 if first_seat is None else first_seat
-    for spec in _chunk_specs(games, size, seed, config, seats, first):
-        out.extend(record_chunk(spec, seed=seed, chunk_size=size))
+    for spec in plan.chunks():
+        out.extend(record_chunk(spec, seed=plan.seed, chunk_size=plan.chunk_size))
     return out
+
+
+def record_run(
+    agents: Sequence[AgentProtocol | str],
+    games: int,
+    path: str | Path,
+    *,
+    seed: int = 0,
+    config: GameConfig | None = None,
+    players: int | None = None,
+    first_seat: int | None = None,
+    chunk_size: int | None = None,
+    chunk_sink: ChunkSink | None = None,
+    **settings: Any,
+) -> SimulationResult:
+    """Play a run as :func:`~pinastats.simulation.simulate` does, writing each game's record.
+
+    The arguments are ``simulate``'s (``settings``: ``workers``, ``engine``,
+    ``scheduler``, ``executor``, ``progress``, ...), and so are the games and
+    the result. Each chunk is also played on the readable Python path
+    (:func:`record_chunk`, much slower), each game checked against the
+    per-game table; once every chunk is in, the records are written in game
+    order to ``path``, one JSON line a game (``docs/records.md``): a stopped
+    run writes none. ``chunk_sink`` gets each chunk's arrays, as in ``simulate``.
+    """
+    plan = plan_run(
+        agents,
+        games,
+        seed=seed,
+        config=config,
+        players=players,
+        first_seat=first_seat,
+        chunk_size=chunk_size,
+    )
+    target = Path(path)
+    if target.is_dir():
+        raise PinastatsError(f"record file {str(path)!r} is a directory: give a file name")
+    if not target.parent.is_dir():
+        raise PinastatsError(f"record file {str(path)!r}: its folder does not exist")
+    if chunk_sink is None:  # the run keeps every game, as simulate does without a sink
+        check_memory(plan.games, plan.config)
+    records: dict[int, list[str]] = {}
+
+    def keep_records(index: int, part: dict[str, Any]) -> dict[str, Any]:
+        records[index] = part.pop("records")
+        return part if chunk_sink is None else chunk_sink(index, part)
+
+    result = simulate(
+        plan.agents,
+        plan.games,
+        seed=plan.seed,
+        config=plan.config,
+        first_seat=plan.first_seat,
+        chunk_size=plan.chunk_size,
+        chunk_sink=keep_records,
+        play_chunk=functools.partial(recorded_chunk, seed=plan.seed, chunk_size=plan.chunk_size),
+        **settings,
+    )
+    write_lines(target, (line for i in range(len(records)) for line in records[i]))
+    return result

@@ -36,7 +36,7 @@ from pinastats.errors import PinastatsError
 from pinastats.game import GameConfig
 from pinastats.game.rules import EndReason
 from pinastats.simulation import SimulationResult, simulate, wilson_interval
-from pinastats.simulation.runner import DEFAULT_CHUNK
+from pinastats.simulation.plan import DEFAULT_CHUNK
 
 AGENTS: tuple[str, ...] = ("random", "greedy", "ev", "strategic")
 """The agents of the match-ups, weakest first (the slow ``rollout`` agent is left out)."""

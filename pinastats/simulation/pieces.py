@@ -13,7 +13,7 @@ Concatenated in name order, the pieces are the table ``simulate`` returns.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,8 +28,7 @@ from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.rules import EndReason
 from pinastats.simulation.chunk import CHUNK_FIELDS
-from pinastats.simulation.result import SimulationResult, output_suffix
-from pinastats.simulation.stats import wilson_interval
+from pinastats.simulation.result import SimulationResult, output_suffix, win_rate_row
 
 IntArray = npt.NDArray[np.int64]
 
@@ -135,26 +134,20 @@ class GameCounts:
     def summary(self, run: SimulationResult) -> dict[str, Any]:
         """The run's summary, with the keys and values of :meth:`SimulationResult.summary`."""
         n, agents = self.games, run.agents
-        seats = []
-        for s, agent in enumerate(agents):
-            wins = int(self.seat_wins[s])
-            lo, hi = wilson_interval(wins, n)
-            seats.append({"seat": s, "agent": agent.name, "wins": wins, "win_rate": wins / n,
-                          "ci_low": lo, "ci_high": hi})  # fmt: skip
+        seats = [
+            win_rate_row({"seat": s, "agent": a.name}, int(self.seat_wins[s]), n, None)
+            for s, a in enumerate(agents)
+        ]
         by_agent = []
         for name in dict.fromkeys(a.name for a in agents):
             held = [s for s, a in enumerate(agents) if a.name == name]
-            wins, chances = int(self.seat_wins[held].sum()), n * len(held)
-            lo, hi = wilson_interval(wins, chances)
-            by_agent.append({"agent": name, "seats": len(held), "wins": wins,
-                             "seat_games": chances, "win_rate": wins / chances,
-                             "ci_low": lo, "ci_high": hi})  # fmt: skip
-        positions = []
-        for pos in range(1, self.players + 1):
-            wins = int(self.position_wins[pos])
-            lo, hi = wilson_interval(wins, n)
-            positions.append({"position": pos, "wins": wins, "win_rate": wins / n,
-                              "ci_low": lo, "ci_high": hi})  # fmt: skip
+            labels = {"agent": name, "seats": len(held)}
+            wins = int(self.seat_wins[held].sum())
+            by_agent.append(win_rate_row(labels, wins, n * len(held), "seat_games"))
+        positions = [
+            win_rate_row({"position": pos}, int(self.position_wins[pos]), n, None)
+            for pos in range(1, self.players + 1)
+        ]
         reasons = {
             r.name.lower(): int(self.reasons[r]) for r in EndReason if r is not EndReason.ONGOING
         }
@@ -259,10 +252,13 @@ def simulate_pieces(
     *,
     piece_games: int = PIECE_GAMES,
     config: GameConfig | None = None,
+    play: Callable[..., SimulationResult] | None = None,
     **options: Any,
 ) -> tuple[dict[str, Any], list[Path]]:
     """Play like :func:`simulate` (same ``options``), writing the table in pieces.
 
+    ``play`` plays the run instead of ``simulate``, with its arguments and a
+    ``chunk_sink`` (e.g. :func:`pinastats.records.record_run` with its ``path``).
     Returns the summary (as :meth:`SimulationResult.summary`) and the pieces' paths.
     Refuses a place that already holds pieces (an earlier run's would mix with
     these). Stopped (Ctrl-C, SIGTERM, an error), the run leaves its complete pieces
@@ -288,5 +284,7 @@ def simulate_pieces(
         config = GameConfig(players=options.get("players") or len(seats))
     plan.path(0).parent.mkdir(parents=True, exist_ok=True)
     writer = PieceWriter(plan, piece_games, config, seats)
-    run = simulate(seats, games, config=config, chunk_sink=writer, **options)
+    run = (simulate if play is None else play)(
+        seats, games, config=config, chunk_sink=writer, **options
+    )
     return writer.counts.summary(run), writer.finish()

@@ -58,6 +58,22 @@ def _records(frame: pd.DataFrame, columns: list[str]) -> list[dict[str, Any]]:
     return out
 
 
+def win_rate_row(
+    labels: dict[str, Any], wins: int, games: int, games_column: str | None = "games"
+) -> dict[str, Any]:
+    """A row of a win-rate table: ``labels``, the wins, the games, the rate and its 95% interval.
+
+    The games go under ``games_column`` (None leaves them out); ``win_rate`` is
+    wins / games, ``ci_low`` and ``ci_high`` its Wilson interval.
+
+    >>> win_rate_row({"seat": 0}, 5, 10, None)["win_rate"]
+    0.5
+    """
+    low, high = wilson_interval(wins, games)
+    counts = {"wins": wins} if games_column is None else {"wins": wins, games_column: games}
+    return labels | counts | {"win_rate": wins / games, "ci_low": low, "ci_high": high}
+
+
 def _umask() -> int:
     """The process umask (read by setting it, then restoring it)."""
     mask = os.umask(0o022)
@@ -78,8 +94,10 @@ class SimulationResult:
         owners: ``(games, n_coasters)`` bitmask of the seats holding each catalogue
             coaster at the end (-1: not dealt).
         config, agents, seed, elapsed (seconds spent playing, after the warm-up and
-            the cluster start), workers, engine, chunk_size: how it was run. The games
-            are a function of the seed, the chunk size and the config alone.
+            the cluster start), workers, engine (``"local"``, ``"dask"``, or the
+            class name of the executor given to ``simulate``), chunk_size: how it was
+            run. The games are a function of the seed, the chunk size and the config
+            alone.
     """
 
     games: pd.DataFrame
@@ -190,22 +208,13 @@ class SimulationResult:
 
     def seat_win_rates(self) -> pd.DataFrame:
         """Win rate of each seat with a 95% Wilson interval."""
-        rows = []
-        for s, agent in enumerate(self.agents):
-            wins = int((self.games["winner"] == s).sum())
-            lo, hi = wilson_interval(wins, self.n_games)
-            rows.append(
-                {
-                    "seat": s,
-                    "agent": agent.name,
-                    "wins": wins,
-                    "games": self.n_games,
-                    "win_rate": wins / self.n_games,
-                    "ci_low": lo,
-                    "ci_high": hi,
-                }
-            )
-        return pd.DataFrame(rows)
+        winner = self.games["winner"]
+        return pd.DataFrame(
+            [
+                win_rate_row({"seat": s, "agent": a.name}, int((winner == s).sum()), self.n_games)
+                for s, a in enumerate(self.agents)
+            ]
+        )
 
     def agent_win_rates(self) -> pd.DataFrame:
         """Win rate per agent (over the seats it occupies) with a 95% interval."""
@@ -213,38 +222,19 @@ class SimulationResult:
         for name in dict.fromkeys(a.name for a in self.agents):
             seats = [s for s, a in enumerate(self.agents) if a.name == name]
             wins = int(self.games["winner"].isin(seats).sum())
-            chances = self.n_games * len(seats)
-            lo, hi = wilson_interval(wins, chances)
-            rows.append(
-                {
-                    "agent": name,
-                    "seats": len(seats),
-                    "wins": wins,
-                    "seat_games": chances,
-                    "win_rate": wins / chances,
-                    "ci_low": lo,
-                    "ci_high": hi,
-                }
-            )
+            labels = {"agent": name, "seats": len(seats)}
+            rows.append(win_rate_row(labels, wins, self.n_games * len(seats), "seat_games"))
         return pd.DataFrame(rows)
 
     def position_win_rates(self) -> pd.DataFrame:
         """Win rate by position in turn order (1 = first player) with 95% intervals."""
-        rows = []
-        for pos in range(1, self.config.players + 1):
-            wins = int((self.games["winner_position"] == pos).sum())
-            lo, hi = wilson_interval(wins, self.n_games)
-            rows.append(
-                {
-                    "position": pos,
-                    "wins": wins,
-                    "games": self.n_games,
-                    "win_rate": wins / self.n_games,
-                    "ci_low": lo,
-                    "ci_high": hi,
-                }
-            )
-        return pd.DataFrame(rows)
+        position = self.games["winner_position"]
+        return pd.DataFrame(
+            [
+                win_rate_row({"position": pos}, int((position == pos).sum()), self.n_games)
+                for pos in range(1, self.config.players + 1)
+            ]
+        )
 
     def end_reasons(self) -> pd.DataFrame:
         """Share of games ending each way, with 95% intervals."""

@@ -14,11 +14,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pinastats.agents.builtin import make_agent
 from pinastats.cli.simulate import split_agents
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
-from pinastats.simulation import chunk, limits, progress, runner
+from pinastats.simulation import chunk, cluster, limits, progress, runner
+from pinastats.simulation.plan import plan_run
 from tests.conftest import CliResult
 
 Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
@@ -241,7 +241,7 @@ def test_out_into_a_file_used_as_directory_fails_before_playing(cli: Cli, tmp_pa
 
 
 def test_unreachable_scheduler_fails_fast(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(runner, "CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1.0)
     address = f"tcp://127.0.0.1:{free_port()}"
     line = _error_line(*simulate(cli, "--agents", "ev,ev", "--games", "5", "--scheduler", address))
     assert f"cannot reach the Dask scheduler at '{address}'" in line
@@ -343,9 +343,7 @@ def test_memory_check_allows_up_to_its_share_of_the_memory() -> None:
 
 
 def test_chunks_are_planned_lazily_with_the_children_of_one_spawn() -> None:
-    config = GameConfig(players=2)
-    agents = (make_agent("random"), make_agent("ev"))
-    specs = runner._chunk_specs(1_050, 250, 42, config, agents, -1)
+    specs = plan_run(["random", "ev"], 1_050, seed=42, chunk_size=250).chunks()
     first = next(specs)  # a generator: nothing planned beyond what is asked for
     rest = list(specs)
     children = np.random.SeedSequence(42).spawn(5)

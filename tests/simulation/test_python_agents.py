@@ -18,8 +18,7 @@ from pinastats.game.config import GameConfig
 from pinastats.game.game import Game, IllegalMoveError
 from pinastats.game.rules import Rules
 from pinastats.simulation import simulate
-from pinastats.simulation.chunk import ChunkSpec, run_chunk
-from pinastats.simulation.python_chunk import run_python_chunk
+from pinastats.simulation.chunk import ChunkSpec, run_chunk, run_python_chunk
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -8,8 +8,9 @@ import pytest
 
 from pinastats.game.config import GameConfig
 from pinastats.game.rules import Rules
+from pinastats.simulation.plan import DEFAULT_CHUNK, ROLLOUT_CHUNK
 from pinastats.simulation.result import SimulationResult
-from pinastats.simulation.runner import DEFAULT_CHUNK, ROLLOUT_CHUNK, simulate
+from pinastats.simulation.runner import simulate
 from pinastats.simulation.stats import wilson_interval
 
 GAMES, CHUNK = 2_000, 150  # 14 chunks, the last one short

@@ -1,0 +1,157 @@
+"""Chunks on a Dask cluster: a local one, one at a scheduler's address, or a client's.
+
+The workers load the engine first; at most 4 chunks per worker are in flight,
+gathered as they finish and put back in chunk order. A worker lost mid-run has
+its chunks played again elsewhere (the same games: each chunk has its seed).
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, TypeGuard
+
+from pinastats.errors import PinastatsError
+from pinastats.simulation.chunk import ChunkSink, ChunkSpec, PlayChunk
+from pinastats.simulation.progress import _Progress
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+CONNECT_TIMEOUT = 5.0
+"""Seconds to wait for a Dask scheduler before giving up."""
+WORKER_TIMEOUT = 60.0
+"""Seconds a Dask run waits with no worker in the cluster before it fails."""
+POLL = 0.5
+"""Seconds between two looks at a Dask cluster's workers while waiting for chunks."""
+
+
+def is_dask_client(executor: object) -> TypeGuard[Client]:
+    """Whether ``executor`` is a ``dask.distributed.Client`` (without importing Dask)."""
+    distributed = sys.modules.get("distributed")  # a client's class is already imported
+    return distributed is not None and isinstance(executor, distributed.Client)
+
+
+def _played_on_dask(spec: ChunkSpec, play: PlayChunk) -> tuple[str, dict[str, Any]]:
+    """A Dask task: the chunk's arrays and the address of the worker that played it."""
+    from dask.distributed import get_worker
+
+    return get_worker().address, play(spec)
+
+
+def _connect(workers: int, scheduler: str | None) -> tuple[Any, Any]:
+    """A Dask client, and the local cluster it runs on (None with ``scheduler``)."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise PinastatsError(
+            "the Dask engine needs the extra: pip install 'pinastats[dask]'"
+        ) from exc
+    if scheduler is not None:
+        try:
+            return Client(scheduler, timeout=CONNECT_TIMEOUT), None
+        except OSError as exc:
+            raise PinastatsError(
+                f"cannot reach the Dask scheduler at {scheduler!r}: {exc}"
+            ) from None
+        except (ValueError, TypeError) as exc:  # e.g. no port, unknown protocol
+            raise PinastatsError(f"bad Dask scheduler address {scheduler!r}: {exc}") from None
+    # No dashboard is asked for: its HTTP server (which the scheduler starts anyway)
+    # takes a free port chosen by the system (":0"), so no port is ever in use,
+    # retried and left open, and nothing is said about it.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            worker_dashboard_address=None,
+        )
+    return Client(cluster), cluster
+
+
+def run_dask(
+    specs: Iterator[ChunkSpec],
+    workers: int,
+    scheduler: str | None,
+    bar: _Progress,
+    worker_timeout: float,
+    play: PlayChunk,
+    sink: ChunkSink,
+    warm: Callable[[], bool],
+) -> tuple[list[dict[str, Any]], int]:
+    """Play the chunks on a local Dask cluster of ``workers`` processes, or at ``scheduler``.
+
+    As :func:`run_client`; the client and the local cluster are closed at the end.
+    """
+    client, cluster = _connect(workers, scheduler)
+    where = f"the Dask scheduler at {scheduler}" if scheduler else "the local Dask cluster"
+    try:
+        return run_client(specs, client, where, bar, worker_timeout, play, sink, warm)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def run_client(
+    specs: Iterator[ChunkSpec],
+    client: Client,
+    where: str,
+    bar: _Progress,
+    worker_timeout: float,
+    play: PlayChunk,
+    sink: ChunkSink,
+    warm: Callable[[], bool],
+) -> tuple[list[dict[str, Any]], int]:
+    """Play the chunks through a Dask client; the parts in chunk order and the workers that ran.
+
+    At most 4 chunks per worker are in flight. A worker lost mid-run has its
+    chunks played again elsewhere (the same games: each chunk has its seed);
+    with no worker at all for ``worker_timeout`` seconds the run fails.
+    """
+    from dask.distributed import wait
+
+    try:
+        client.wait_for_workers(1, timeout=worker_timeout)
+    except TimeoutError:
+        raise PinastatsError(f"{where} has no workers (waited {worker_timeout:g} s)") from None
+    n_workers = len(client.run(warm))
+    bar.begin()
+    window = 4 * max(n_workers, 1)
+    pending: dict[Any, ChunkSpec] = {}
+    parts: dict[int, dict[str, Any]] = {}
+    ran_on: set[str] = set()
+    last_seen = time.monotonic()
+    todo = iter(specs)
+    while True:
+        for spec in itertools.islice(todo, window - len(pending)):
+            pending[client.submit(_played_on_dask, spec, play, pure=False)] = spec
+        if not pending:
+            break
+        try:
+            finished = wait(list(pending), timeout=POLL, return_when="FIRST_COMPLETED").done
+        except TimeoutError:
+            finished = set()
+        gathered = False
+        for future in finished:
+            try:  # the worker holding a finished chunk may die before it is gathered
+                address, part = future.result(timeout=POLL)
+            except TimeoutError:
+                continue
+            spec = pending.pop(future)
+            parts[spec.index], gathered = sink(spec.index, part), True
+            ran_on.add(address)
+            bar.update(spec.games)
+        if gathered or client.scheduler_info()["workers"]:
+            last_seen = time.monotonic()
+        elif time.monotonic() - last_seen > worker_timeout:
+            raise PinastatsError(
+                f"{where} has had no workers for {worker_timeout:g} s; the run stopped "
+                f"after {bar.done:,} of {bar.total:,} games"
+            )
+    return [parts[i] for i in range(len(parts))], len(ran_on)

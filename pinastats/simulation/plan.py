@@ -1,0 +1,95 @@
+"""A run planned: its settings checked, and its games cut into seeded chunks.
+
+The run's seed feeds a ``numpy.random.SeedSequence`` whose ``spawn`` gives one
+child per chunk of ``chunk_size`` games; chunk ``i`` always plays the same
+games, whoever plays it. :func:`plan_run` is the one reading of a run's
+arguments that :func:`~pinastats.simulation.simulate`, the recorded runs of
+:mod:`pinastats.records` and the traced games of :mod:`pinastats.balance` share,
+so that the same arguments give them the same chunks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from pinastats.agents.loading import resolve_agent
+from pinastats.agents.protocol import AgentProtocol
+from pinastats.errors import PinastatsError
+from pinastats.game.config import GameConfig
+from pinastats.simulation.chunk import ChunkSpec, plays_rollout
+from pinastats.simulation.limits import check_run
+
+DEFAULT_CHUNK = 500
+"""Games per chunk, unless a ``rollout`` agent plays (a game then takes tens of milliseconds)."""
+ROLLOUT_CHUNK = 16
+"""Games per chunk with a ``rollout`` seat: a few dozen games keep every core busy."""
+
+
+def default_chunk_size(agents: Sequence[object]) -> int:
+    """The chunk size of a run of ``agents`` when none is given.
+
+    :data:`ROLLOUT_CHUNK` with a ``rollout`` seat, else :data:`DEFAULT_CHUNK`.
+    The chunk size is part of what a run's seed plays, like the agents.
+    """
+    return ROLLOUT_CHUNK if plays_rollout(agents) else DEFAULT_CHUNK
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """A run's checked settings: who sits where, how many games, and how they are seeded.
+
+    ``first_seat`` None draws the first player of each game. Made by :func:`plan_run`.
+    """
+
+    agents: tuple[AgentProtocol, ...]
+    games: int
+    seed: int
+    config: GameConfig
+    chunk_size: int
+    first_seat: int | None
+
+    def chunks(self) -> Iterator[ChunkSpec]:
+        """The run's chunks in order, planned as they are consumed (constant memory).
+
+        Chunk ``i`` holds games ``i * chunk_size`` onwards (the last one may be
+        short) and gets the ``i``-th child of ``SeedSequence(seed)``: ``spawn``
+        numbers its children in order, so spawning them one at a time gives the
+        same children as ``spawn(n_chunks)`` at once.
+        """
+        root = np.random.SeedSequence(self.seed)
+        size, first = self.chunk_size, -1 if self.first_seat is None else self.first_seat
+        for i in range(-(-self.games // size)):
+            (child,) = root.spawn(1)
+            games = min(size, self.games - i * size)
+            yield ChunkSpec(i, games, child, self.config, self.agents, first)
+
+
+def plan_run(
+    agents: Sequence[AgentProtocol | str],
+    games: int,
+    *,
+    seed: int = 0,
+    config: GameConfig | None = None,
+    players: int | None = None,
+    first_seat: int | None = None,
+    chunk_size: int | None = None,
+) -> RunPlan:
+    """Check a run's arguments (as :func:`~pinastats.simulation.simulate` takes them); its plan.
+
+    ``agents[p]`` sits in seat ``p`` (resolved by
+    :func:`~pinastats.agents.loading.resolve_agent`); ``config`` defaults to the
+    standard game for ``players`` (default: one per agent); ``chunk_size`` to
+    :func:`default_chunk_size`.
+    """
+    seats = tuple(resolve_agent(a) for a in agents)
+    if chunk_size is None:
+        chunk_size = default_chunk_size(seats)
+    if config is None:
+        config = GameConfig(players=len(seats) if players is None else players)
+    if players is not None and players != config.players:
+        raise PinastatsError(f"players={players} disagrees with the config's {config.players}")
+    games, seed, chunk_size = check_run(len(seats), games, seed, chunk_size, first_seat, config)
+    return RunPlan(seats, games, seed, config, chunk_size, first_seat)
