@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from pinastats._engine import rules as K
-from pinastats._engine.state import empty_state
+from pinastats import _engine as E
+from pinastats._engine import empty_state
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.dice.errors import at_least_or_none, is_whole
@@ -147,11 +147,11 @@ def record_game(
     agents = [resolve_agent(a) for a in agents]
     deal = state_text(rng)
     state = empty_state(config.layout.n_cells, config.players)
-    K._deal(
+    E.deal(
         rng, state, len(config.catalogue), config.sides, config.start_scores, config.rules.tokens
     )
     if first_seat >= 0:
-        K._start_game(state, first_seat, config.start_scores, config.rules.tokens)
+        E.start_game(state, first_seat, config.start_scores, config.rules.tokens)
     game = Game(config, state)
     watched = [_Watched(a, rng) for a in agents]
     ids = config.catalogue.ids

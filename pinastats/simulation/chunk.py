@@ -32,10 +32,8 @@ from typing import Any, NamedTuple, TypeGuard
 import numpy as np
 import numpy.typing as npt
 
-from pinastats._engine import rules as K
-from pinastats._engine.loop import _play_games
-from pinastats._engine.state import SPACES, empty_state
-from pinastats._engine.stream import generator_rng
+from pinastats import _engine as E
+from pinastats._engine import SPACES, EndReason, empty_state, generator_rng
 from pinastats.agents.builtin import Agent, AgentKind
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.agents.tables import turn_tables, workspace
@@ -167,8 +165,8 @@ def play_chunk(spec: ChunkSpec, *, log: bool = False) -> tuple[ChunkOutput, Plac
     n_cells = config.layout.n_cells
     out = chunk_output(spec.games, config)
     placements = placement_log(spec.games if log else 0, n_cells)
-    rollout = plays_rollout(agents)  # which game loop: see _play_games
-    _play_games(
+    rollout = plays_rollout(agents)  # which game loop: see E.play_games
+    E.play_games(
         config.board,
         empty_state(n_cells, config.players),
         turn_tables(config.rules.rolls),
@@ -209,9 +207,9 @@ def run_python_chunk(spec: ChunkSpec) -> dict[str, IntArray]:
     board = config.board
     for g in range(n):
         state = empty_state(config.layout.n_cells, p)
-        K._deal(rng, state, n_coasters, config.sides, config.start_scores, tokens)
+        E.deal(rng, state, n_coasters, config.sides, config.start_scores, tokens)
         if spec.first_seat >= 0:
-            K._start_game(state, spec.first_seat, config.start_scores, tokens)
+            E.start_game(state, spec.first_seat, config.start_scores, tokens)
         game = Game(config, state)
         while not game.is_over:
             record = play_turn(game, agents[game.to_move], rng)
@@ -223,7 +221,9 @@ def run_python_chunk(spec: ChunkSpec) -> dict[str, IntArray]:
         out["turns"][g] = status["turn"]
         winner = int(status["winner"])
         out["line"][g] = (
-            K._winning_line(board, state, winner) if status["reason"] == K._PINA else -1
+            E.winning_line(board, state, winner)
+            if status["reason"] == EndReason.PINA_COLADICE
+            else -1
         )
         out["scores"][g] = state.players["score"]
         for c in range(config.layout.n_cells):
