@@ -45,7 +45,6 @@ from pinastats.dice.errors import at_least, at_least_or_none
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
-from pinastats.game.view import cell_views
 from pinastats.simulation.play import play_turn, play_turn_fast
 from pinastats.simulation.stats import wilson_interval
 
@@ -78,7 +77,7 @@ def situation(game: Game, dice: Sequence[int]) -> str:
     """The situation of the mover with these final dice (see the module docstring)."""
     mover = game.to_move
     legal = set(game.legal_cells(dice))
-    holders = [set(c.tokens) for c in cell_views(game)]
+    holders = [set(c.tokens) for c in game.cells]
     for line in game.config.layout.lines:
         cells = [int(c) for c in line if c >= 0]
         for seat in range(game.players):

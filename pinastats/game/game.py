@@ -25,7 +25,7 @@ from pinastats.game.setup import Seed as Seed  # re-exported
 from pinastats.game.setup import as_generator as as_generator  # re-exported
 from pinastats.game.setup import board_state, check_state, config_for
 from pinastats.game.setup import judge as judge_state
-from pinastats.game.view import CellView, GameResult, board_frame, cell_views, draw
+from pinastats.game.view import CellView, GameResult
 from pinastats.game.view import Placement as Placement  # re-exported: legal_placements' type
 
 if TYPE_CHECKING:
@@ -183,7 +183,16 @@ class Game:
     @property
     def cells(self) -> tuple[CellView, ...]:
         """A read-only snapshot of every cell: coaster, side and the seat on each space."""
-        return cell_views(self)
+        state, catalogue = self._state, self.config.catalogue.coasters
+        out = []
+        for cell, (r, c) in enumerate(self.config.layout.cells):
+            coaster = catalogue[int(state.cell_coaster[cell])]
+            side = int(state.cell_side[cell])
+            seats = state.spaces[cell, : 1 + side]
+            spaces = tuple(None if t < 0 else int(t) for t in seats)
+            view = CellView(cell, r, c, coaster.id, coaster.combination.value, "AB"[side], spaces)
+            out.append(view)
+        return tuple(out)
 
     def coaster(self, cell: int) -> Coaster:
         """The coaster lying on a cell."""
@@ -204,8 +213,26 @@ class Game:
         return tuple(None if t < 0 else int(t) for t in self._state.spaces[cell, :n])
 
     def board_frame(self) -> pd.DataFrame:
-        """The board as a table: one row per cell."""
-        return board_frame(self)
+        """The board as a table: one row per cell (coaster, side, points, tokens per space)."""
+        import pandas as pd  # imported here: playing a game does not need it
+
+        rows = []
+        for cell, (r, c) in enumerate(self.config.layout.cells):
+            coaster, side = self.coaster(cell), self.side(cell)
+            rows.append(
+                {
+                    "cell": cell,
+                    "row": r,
+                    "col": c,
+                    "coaster": coaster.id,
+                    "combination": coaster.combination.value,
+                    "side": side,
+                    "points": coaster.points(side),
+                    "tokens": self.tokens(cell),
+                    "spaces": self.spaces(cell),
+                }
+            )
+        return pd.DataFrame(rows)
 
     def __repr__(self) -> str:
         return (
@@ -213,7 +240,31 @@ class Game:
         )
 
     def __str__(self) -> str:
-        return draw(self)
+        """The board as text: each cell's combination, side, points and the seats on its spaces.
+
+        A space shows the seat number on it, or ``·`` when free, e.g. ``Full House B4/3 [1·]``.
+        """
+        return self.draw()
+
+    def draw(self, width: int = 16) -> str:
+        """:meth:`__str__`, with combination names cut to ``width`` characters."""
+        layout = self.config.layout
+        rows, cols = layout.shape
+        grid = [["" for _ in range(cols)] for _ in range(rows)]
+        for cell, (r, c) in enumerate(layout.cells):
+            coaster = self.coaster(cell)
+            side = self.side(cell)
+            points = "/".join(str(p) for p in coaster.points(side))
+            seats = "".join("·" if s is None else str(s) for s in self.spaces(cell))
+            grid[r][c] = f"{coaster.combination.value[:width]} {side}{points} [{seats}]"
+        cell_width = max(len(t) for row in grid for t in row)
+        lines = [" | ".join(t.ljust(cell_width) for t in row).rstrip() for row in grid]
+        status = f"over: {self.end_reason}" if self.is_over else f"seat {self.to_move} to move"
+        scores = ", ".join(
+            f"seat {p}: {s} points, {r} in reserve"
+            for p, (s, r) in enumerate(zip(self.scores, self.reserves, strict=True))
+        )
+        return "\n".join([f"turn {self.turn}, {status}; {scores}", *lines])
 
     def _check_cell(self, cell: int) -> int:
         return whole_number(cell, "cell", 0, self.config.layout.n_cells - 1, PinastatsError)
@@ -339,7 +390,7 @@ class Game:
             if happy_hour is None:
                 raise PinastatsError(
                     f"the Happy Hour variant is on and the turn used all "
-                    f"{self.config.rules.rolls} rolls: give the die rolled (1-6)"
+                    f"{self.config.rules.rolls} rolls: give the die rolled (1-{E.FACES})"
                 )
             face = E.as_effect(happy_hour)
             options = self.happy_hour_options(face)

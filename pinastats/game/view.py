@@ -1,21 +1,16 @@
-"""Reading a game as a player does: cells, result, placements, the board as table and drawing.
+"""What a player reads off a game: its cells, its result, a legal placement.
 
-The views are frozen snapshots: reading them never changes the game, and a move
-played afterwards does not change a view already taken.
+The game object (:class:`~pinastats.game.Game`) hands these out. They are frozen
+snapshots: reading them never changes the game, and a move played afterwards does
+not change a view already taken.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
 
 from pinastats.game.rules import EndReason
-
-if TYPE_CHECKING:
-    import pandas as pd
-
-    from pinastats.game.game import Game
 
 
 @dataclass(frozen=True)
@@ -42,28 +37,6 @@ class CellView:
     def is_full(self) -> bool:
         """Whether every token space of the cell is taken."""
         return None not in self.spaces
-
-
-def cell_views(game: Game) -> tuple[CellView, ...]:
-    """Every cell of ``game`` as a :class:`CellView`, in cell order."""
-    state, catalogue = game.state, game.config.catalogue.coasters
-    out = []
-    for cell, (r, c) in enumerate(game.config.layout.cells):
-        coaster = catalogue[int(state.cell_coaster[cell])]
-        side = int(state.cell_side[cell])
-        seats = state.spaces[cell, : 1 + side]
-        out.append(
-            CellView(
-                cell,
-                r,
-                c,
-                coaster.id,
-                coaster.combination.value,
-                "AB"[side],
-                tuple(None if t < 0 else int(t) for t in seats),
-            )
-        )
-    return tuple(out)
 
 
 class Outcome(Enum):
@@ -119,51 +92,3 @@ class Placement:
     coaster: str
     combination: str
     points: int
-
-
-def board_frame(game: Game) -> pd.DataFrame:
-    """The board as a table: one row per cell (coaster, side, points, tokens per space)."""
-    rows = []
-    for cell, (r, c) in enumerate(game.config.layout.cells):
-        coaster = game.coaster(cell)
-        side = game.side(cell)
-        rows.append(
-            {
-                "cell": cell,
-                "row": r,
-                "col": c,
-                "coaster": coaster.id,
-                "combination": coaster.combination.value,
-                "side": side,
-                "points": coaster.points(side),
-                "tokens": game.tokens(cell),
-                "spaces": game.spaces(cell),
-            }
-        )
-    import pandas as pd  # imported here: playing a game does not need it
-
-    return pd.DataFrame(rows)
-
-
-def draw(game: Game, width: int = 16) -> str:
-    """The board as text: each cell's combination, side, points and the seats on its spaces.
-
-    A space shows the seat number on it, or ``·`` when free, e.g. ``Full House B4/3 [1·]``.
-    """
-    layout = game.config.layout
-    rows, cols = layout.shape
-    grid = [["" for _ in range(cols)] for _ in range(rows)]
-    for cell, (r, c) in enumerate(layout.cells):
-        coaster = game.coaster(cell)
-        side = game.side(cell)
-        points = "/".join(str(p) for p in coaster.points(side))
-        seats = "".join("·" if s is None else str(s) for s in game.spaces(cell))
-        grid[r][c] = f"{coaster.combination.value[:width]} {side}{points} [{seats}]"
-    cell_width = max(len(t) for row in grid for t in row)
-    lines = [" | ".join(t.ljust(cell_width) for t in row).rstrip() for row in grid]
-    status = f"over: {game.end_reason}" if game.is_over else (f"seat {game.to_move} to move")
-    scores = ", ".join(
-        f"seat {p}: {s} points, {r} in reserve"
-        for p, (s, r) in enumerate(zip(game.scores, game.reserves, strict=True))
-    )
-    return "\n".join([f"turn {game.turn}, {status}; {scores}", *lines])

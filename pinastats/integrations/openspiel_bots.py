@@ -24,19 +24,20 @@ import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 from pinastats.agents.builtin import make_agent
 from pinastats.agents.protocol import AgentProtocol
+from pinastats.dice.hands import keep_index_by_dice
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.rules import HappyHourEffect
 from pinastats.game.turn import Turn
-from pinastats.integrations._openspiel_encoding import (
+from pinastats.integrations.openspiel import (
     PLACE_BASE,
     Phase,
+    PinaColadiceGame,
+    PinaColadiceState,
     _keep_dice,
-    _keep_index,
     happy_hour_base,
 )
-from pinastats.integrations.openspiel import PinaColadiceGame, PinaColadiceState
 
 BotFactory = Callable[[Any, int], Any]
 """``make_bot(pyspiel_game, seed) -> pyspiel.Bot``."""
@@ -93,7 +94,7 @@ class PinastatsBot(pyspiel.Bot):  # type: ignore[misc]
             turn = state.turn
             assert turn is not None
             keep = self.agent.choose_keep(game, turn.dice, turn.rolls_left, self._rng)
-            return _keep_index()[tuple(sorted(keep))]
+            return keep_index_by_dice()[tuple(sorted(keep))]
         if state.phase is Phase.PLACE:
             assert state.turn is not None
             return PLACE_BASE + self.agent.choose_placement(game, state.turn.dice, self._rng)

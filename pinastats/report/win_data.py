@@ -45,7 +45,6 @@ from pinastats.coach.objectives import (
 from pinastats.errors import PinastatsError
 from pinastats.game import GameConfig
 from pinastats.game.game import Game
-from pinastats.game.view import cell_views
 from pinastats.report.designer_data import Estimate
 
 WIN_POLICY = "strategic"
@@ -286,7 +285,7 @@ def _example(
     )  # fmt: skip
     board = tuple(
         BoardCell(v.cell, v.row, v.col, names.get(v.coaster, v.coaster), v.side, v.spaces)
-        for v in cell_views(game)
+        for v in game.cells
     )
     agree = bool(frame.loc[index, "agree"]) if index < positions else None
     return WorkedExample(

@@ -161,15 +161,14 @@ def _most_neighbours(layout: Layout) -> int:
 
 
 def happy_hour_effects(rules: Rules) -> dict[HappyHourEffect, str]:
-    """What each face of the Happy Hour die does, in words."""
+    """What each face of the Happy Hour die does, in the effects' own words.
+
+    "lose 3 points" says whether the score may go below 0 under ``rules``.
+    """
     floor = "may go below 0" if rules.negative_scores else "not below 0"
     return {
-        HappyHourEffect.LOSE_3: f"lose 3 points ({floor})",
-        HappyHourEffect.REMOVE_OWN_TOKEN: "take back an own token",
-        HappyHourEffect.OTHERS_GAIN_1: "others gain 1",
-        HappyHourEffect.MOVE_OTHER_TOKEN: "move another player's token",
-        HappyHourEffect.FLIP_COASTER: "flip a coaster",
-        HappyHourEffect.GAIN_4: "gain 4",
+        effect: f"{effect.words} ({floor})" if effect is HappyHourEffect.LOSE_3 else effect.words
+        for effect in HappyHourEffect
     }
 
 
