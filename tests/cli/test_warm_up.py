@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import os
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from numba.core.dispatcher import Dispatcher
 
 from pinastats._cache import cache_dir
 from pinastats._warmup import GROUPS, cold_groups, ensure_warm
@@ -74,6 +76,14 @@ def test_unknown_group_names_the_choices() -> None:
     choices = "dice, agents, rules, turn, games, rollout, coach"
     with pytest.raises(PinastatsError, match=rf"'dices'.*{choices}"):
         cold_groups(["dices"])
+
+
+def test_each_group_names_kernels_of_the_package() -> None:
+    for group in GROUPS.values():
+        assert group.kernels, group.name
+        for path in group.kernels:
+            module, _, name = f"pinastats.{path}".rpartition(".")
+            assert isinstance(getattr(importlib.import_module(module), name), Dispatcher), path
 
 
 @pytest.mark.slow
