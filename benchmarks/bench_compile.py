@@ -5,7 +5,7 @@
     python benchmarks/bench_compile.py --baseline PATH  # also another checkout, the same way
 
 Each engine is measured in fresh interpreters with an empty ``NUMBA_CACHE_DIR``
-(a temporary folder, which ``pinastats/_jit.py`` honours):
+(a temporary folder, which ``pinastats/_cache.py`` honours):
 
 * the cold run compiles the warm-up groups of ``pinastats._warmup`` in order, in
   one process (``dice``, ``agents``, ``rules``, ``turn``, ``games``, ``coach``,

@@ -1,109 +1,55 @@
-"""The one place where pinastats fixes its numba options and its compile cache.
+"""The one place where pinastats sets its numba options, and the only one using numba internals.
 
-Every kernel module imports :func:`jit` from here instead of ``numba.njit``:
+Every kernel module takes its decorator from here (:func:`jit`, :func:`jit_flat`,
+:func:`jit_inline`), which compiles in nopython mode with:
 
-* compiled machine code is cached on disk (:mod:`pinastats._cache`), so only the first run on a
-  machine pays the compile time (a CLI call then starts warm);
-* ``nogil=True`` lets threads (Dask workers, notebooks) run kernels side by side;
-* ``error_model="numpy"`` gives NumPy semantics for division (no Python
+* ``cache=True`` in the digest-keyed folder of :mod:`pinastats._cache` (never
+  stale), so only the first run on a machine pays the compile time;
+* ``nogil=True``, so that threads (Dask workers, notebooks) run kernels side by side;
+* ``error_model="numpy"``: NumPy semantics for division (no Python
   ``ZeroDivisionError`` checks in the hot loops);
-* ``boundscheck`` stays off; the Python API validates every array before a
-  kernel sees it.
+* ``boundscheck`` off: the Python API validates every array before a kernel sees it.
 
-The compile cache (a folder keyed by a digest of every kernel source, never
-stale) is :mod:`pinastats._cache`, which imports no numba.
+numba internals used here, and nowhere else (``tests/test_jit.py`` names the
+numba version when one of them changes): the ``_nrt`` option (:func:`jit_flat`),
+``Dispatcher.get_call_template`` (:func:`_plain_types`) and a dispatcher's
+``_cache._cache_file._index_path`` (:func:`cache_is_warm`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import inspect
 import os
-import sys
+import threading
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numba
 from numba.core import types
-from numba.core.caching import CompileResultCacheImpl, FunctionCache, _CacheLocator
 from numba.core.dispatcher import Dispatcher
 
-from pinastats._cache import DIGEST as DIGEST
-from pinastats._cache import KEEP as KEEP
-from pinastats._cache import PACKAGE_DIR as PACKAGE_DIR
-from pinastats._cache import _prune as _prune
-from pinastats._cache import cache_dir as cache_dir
-from pinastats._cache import cache_roots as cache_roots
-from pinastats._cache import clear_cache as clear_cache
-from pinastats._cache import kernel_sources as kernel_sources
-from pinastats._cache import source_digest as source_digest
+from pinastats._cache import cache_dir
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 _OPTIONS: dict[str, Any] = {"nogil": True, "error_model": "numpy"}
+_CONFIG = threading.Lock()  # numba.config is global: one kernel decorated at a time
 
 
 def cache_is_warm(kernels: Iterable[Callable[..., Any]]) -> bool:
     """Whether every kernel of ``kernels`` (made by :func:`jit`) can start without compiling.
 
-    True when the kernel is compiled in this process already, or its index file
-    (``<module>.<name>-<line>.py<version>.nbi``) is in :func:`cache_dir` (the folder
-    is digest-keyed, so a file there is never stale). Compiles and loads nothing.
+    True when the kernel is compiled in this process already, or numba's index
+    file of it is in :func:`~pinastats._cache.cache_dir` (the folder is
+    digest-keyed, so a file there is never stale). Compiles and loads nothing.
     Without a writable cache folder every process compiles: cold. Under
     ``NUMBA_DISABLE_JIT`` nothing compiles: warm.
     """
     for kernel in kernels:
-        if not isinstance(kernel, Dispatcher) or kernel.signatures:
-            continue
-        cache_file = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
-        index: str | None = getattr(cache_file, "_index_path", None)
-        if index is None or not os.path.exists(index):
-            return False
+        if isinstance(kernel, Dispatcher) and not kernel.signatures:
+            cache_file = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
+            if cache_file is None or not os.path.exists(cache_file._index_path):
+                return False
     return True
-
-
-class _DigestLocator(_CacheLocator):
-    """Caches the kernels of module ``pkg/a/b.py`` in ``numba-<digest>/a/``.
-
-    The subfolder keeps the ``_kernels.py`` of different subpackages apart
-    (numba names cache files after the file's base name, qualname and line).
-    """
-
-    def __init__(self, py_func: Callable[..., Any], py_file: str, folder: Path) -> None:
-        self._py_file = py_file  # numba's cachability warning reads it
-        self._lineno = py_func.__code__.co_firstlineno
-        sub = Path(py_file).resolve().parent.relative_to(PACKAGE_DIR)
-        self._cache_path = str(folder / sub)
-
-    def get_cache_path(self) -> str:
-        return self._cache_path
-
-    def get_source_stamp(self) -> str:
-        return DIGEST
-
-    def get_disambiguator(self) -> str:
-        return str(self._lineno)
-
-
-class _KernelCacheImpl(CompileResultCacheImpl):
-    """numba's cache of compile results, located by :class:`_DigestLocator` only."""
-
-    def __init__(self, py_func: Callable[..., Any]) -> None:
-        folder = cache_dir()
-        if folder is None:
-            raise RuntimeError("no writable pinastats cache folder")
-        py_file = inspect.getfile(py_func)
-        self._lineno = py_func.__code__.co_firstlineno
-        self._locator = _DigestLocator(py_func, py_file, folder)
-        self._locator.ensure_cache_path()
-        fullname = f"{Path(py_file).stem}.{py_func.__qualname__}"
-        abiflags = getattr(sys, "abiflags", "")
-        self._filename_base = self.get_filename_base(fullname, abiflags)  # type: ignore[no-untyped-call]
-
-
-class _KernelCache(FunctionCache):
-    _impl_class = _KernelCacheImpl
 
 
 def _plain_types(disp: Dispatcher) -> None:
@@ -124,17 +70,24 @@ def _plain_types(disp: Dispatcher) -> None:
 
 
 def _compile(func: F, **options: Any) -> F:
-    """``numba.njit`` with :data:`_OPTIONS` and the digest-keyed cache."""
-    disp = numba.njit(**_OPTIONS, **options)(func)
-    if not isinstance(disp, Dispatcher):  # NUMBA_DISABLE_JIT: the Python function
-        return disp  # type: ignore[no-any-return]
-    _plain_types(disp)
-    if Path(inspect.getfile(func)).resolve().is_relative_to(PACKAGE_DIR):
-        # nowhere to write: compile in every process rather than risk stale code
-        with contextlib.suppress(OSError, RuntimeError):
-            disp._cache = _KernelCache(disp.py_func)  # type: ignore[attr-defined,no-untyped-call]
-    else:  # a kernel outside the package: numba's own cache
-        disp.enable_caching()
+    """``numba.njit`` with :data:`_OPTIONS`, cached in :func:`~pinastats._cache.cache_dir`.
+
+    numba's cache locator reads ``numba.config.CACHE_DIR`` as the kernel is
+    decorated: it is set for that moment only (and a user's
+    ``NUMBA_CACHE_LOCATOR_CLASSES`` set aside), so kernels of other libraries
+    cache as before.
+    """
+    folder = cache_dir()
+    config: Any = numba.config  # its settings are set at import, unknown to type checkers
+    with _CONFIG:
+        saved = config.CACHE_DIR, getattr(config, "CACHE_LOCATOR_CLASSES", "")
+        config.CACHE_DIR, config.CACHE_LOCATOR_CLASSES = str(folder or ""), ""
+        try:  # nowhere to write: compile in every process rather than risk stale code
+            disp = numba.njit(cache=folder is not None, **_OPTIONS, **options)(func)
+        finally:
+            config.CACHE_DIR, config.CACHE_LOCATOR_CLASSES = saved
+    if isinstance(disp, Dispatcher):  # else NUMBA_DISABLE_JIT: the Python function
+        _plain_types(disp)
     return cast(F, disp)
 
 

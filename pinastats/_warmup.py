@@ -1,10 +1,9 @@
 """Compile the engine ahead of use, saying what is compiling.
 
-The kernels compile once per machine (then load from the digest-keyed cache of
-the kernel compiler, see ``pinastats/_jit.py``); on a cold cache that takes
-about half a minute on two cores (``benchmarks/bench_compile.py`` measures it).
-The kernels come in groups, each compiled by one small call of its public
-entry point:
+The kernels compile once per machine (then load from the cache, see
+:mod:`pinastats._cache`); on a cold cache that takes about half a minute on two
+cores (``benchmarks/bench_compile.py`` measures it). They come in groups, each
+compiled by one small call of its public entry point (:data:`GROUPS`):
 
 * ``dice``: the exact turn solvers (``optimal-hold``, ``advise``, ``report``);
 * ``agents``: the agents' decisions on a single position (``advise``, the
@@ -32,68 +31,147 @@ rules and the game loop.
 :func:`ensure_warm` is what the commands call before their heavy work: silent
 when the groups they need are cached, otherwise a line saying the engine is
 compiling and one line per group. :func:`warm_up` compiles the groups it is
-given and reports the time (``pinastats warm-up``).
-
-This module imports the kernel modules only inside functions: its source is
-then not one of those keying the cache (an edit here keeps the cache warm).
+given and reports the time (``pinastats warm-up``). The kernel modules are
+imported inside functions only: importing this module compiles nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import os
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from pinastats import _groups as G
+
+def _dice() -> None:
+    from pinastats.dice import Combination, solve_turn
+
+    target = next(iter(Combination))
+    for sticky in (False, True):
+        solve_turn(target, rolls=3, sticky=sticky)
+
+
+def _agents() -> None:
+    import numpy as np
+
+    from pinastats.agents.advice import advise
+    from pinastats.agents.builtin import make_agent
+    from pinastats.game.game import Game
+    from pinastats.game.rules import HappyHourEffect
+
+    game = Game.new(2, seed=0)
+    advise(game, [1, 2, 3, 4, 5], 2)
+    rng = np.random.default_rng(0)
+    agent = make_agent("strategic")  # the decisions of the readable turn (every kind: one kernel)
+    agent.choose_keep(game, [1, 1, 2, 3, 4], 1, rng)
+    agent.choose_placement(game, [1, 1, 1, 1, 1], rng)
+    effect = HappyHourEffect.FLIP_COASTER
+    agent.choose_happy_hour(game, effect, game.happy_hour_options(effect), rng)
+
+
+class _FirstChoice:
+    """A placeholder agent for the warm-up: keeps nothing, takes the first option."""
+
+    name = "first choice"
+
+    def start_turn(self, game: Any) -> None:
+        """Nothing to prepare."""
+
+    def choose_keep(self, game: Any, dice: Any, rolls_left: int, rng: Any) -> tuple[int, ...]:
+        """Keep nothing (every roll is used, so Happy Hour can come)."""
+        return ()
+
+    def choose_placement(self, game: Any, dice: Any, rng: Any) -> int:
+        """The first legal cell."""
+        return int(game.legal_cells(dice)[0])
+
+    def choose_happy_hour(self, game: Any, effect: Any, options: list[int], rng: Any) -> int:
+        """The first option."""
+        return options[0]
+
+
+def _rules() -> None:
+    from pinastats.game.config import GameConfig
+    from pinastats.game.game import Game
+    from pinastats.game.rules import Rules
+    from pinastats.simulation.play import play_game
+
+    # the rules' kernels that the readable turn calls one by one, Happy Hour included
+    config = GameConfig(players=2, rules=Rules(happy_hour=True))
+    for seed in range(2):
+        play_game(Game.new(config=config, seed=seed), [_FirstChoice()] * 2, seed=seed)
+
+
+def _turn() -> None:
+    from pinastats.game.config import GameConfig
+    from pinastats.game.game import Game
+    from pinastats.game.rules import Rules
+    from pinastats.simulation.play import play_game
+
+    config = GameConfig(players=2, rules=Rules(happy_hour=True))
+    play_game(Game.new(config=config, seed=0), ["ev", "strategic"], seed=0, fast=True)
+
+
+def _games(rollout: bool = False) -> None:
+    from pinastats.simulation.chunk import warm_up as warm_chunk
+
+    warm_chunk(rollout=rollout)
+
+
+def _coach() -> None:
+    from pinastats.coach.advice import win_advice
+    from pinastats.game.game import Game
+
+    win_advice(Game.new(2, seed=0), [1, 2, 3, 4, 5], 2, playouts=1)
 
 
 @dataclass(frozen=True)
 class KernelGroup:
-    """Kernels compiled together: ``kernels`` tell whether they are cached, ``compile`` does it."""
+    """Kernels compiled together by ``compile``; ``kernels`` tell whether they are cached."""
 
     name: str
     label: str
-    kernels: Callable[[], list[Any]]
     compile: Callable[[], None]
+    kernels: tuple[str, ...]  # its entry kernels, as ``module.name`` in pinastats
     seconds: float  # typical compile time on one free core
     lane: int = 0  # groups of lane 1 compile in a second process beside lane 0
     default: bool = True  # compiled by a warm-up of every group (else only when named)
 
     def is_warm(self) -> bool:
         """Whether the group's entry kernels have machine code in the cache (compiles nothing)."""
-        from pinastats import _jit
+        from pinastats._jit import cache_is_warm
 
-        return _jit.cache_is_warm(self.kernels())
+        paths = (f"pinastats.{k}".rpartition(".") for k in self.kernels)
+        return cache_is_warm(getattr(importlib.import_module(m), n) for m, _, n in paths)
 
 
 GROUPS: dict[str, KernelGroup] = {
     g.name: g
     for g in (
-        KernelGroup("dice", "the dice solvers", G.dice_kernels, G.dice_compile, 3, lane=1),
-        KernelGroup("agents", "the agents' decisions", G.agents_kernels, G.agents_compile, 10),
-        KernelGroup(
-            "rules", "the rules of the readable turn", G.rules_kernels, G.rules_compile, 6, lane=1
-        ),
-        KernelGroup("turn", "a turn in one kernel call", G.turn_kernels, G.turn_compile, 10),
-        KernelGroup("games", "the game loop", G.games_kernels, G.games_compile, 20, lane=1),
-        KernelGroup(
-            "rollout",
-            "the rollout agent's game loop",
-            G.rollout_kernels,
-            G.rollout_compile,
-            20,
-            lane=1,
-            default=False,
-        ),
-        KernelGroup("coach", "the coach's play-outs", G.coach_kernels, G.coach_compile, 5),
+        KernelGroup("dice", "the dice solvers", _dice,
+                    ("dice._kernels._solve_free", "dice._kernels._solve_sticky"), 3, lane=1),
+        KernelGroup("agents", "the agents' decisions", _agents,
+                    ("_engine.values._final_values", "_engine.decide._choose_keep",
+                     "_engine.decide._choose_happy_hour"), 10),
+        KernelGroup("rules", "the rules of the readable turn", _rules,
+                    ("_engine.happy_hour._apply_happy_hour", "_engine.rules._end_turn",
+                     "_engine.rules._deal"), 6, lane=1),
+        KernelGroup("turn", "a turn in one kernel call", _turn,
+                    ("_engine.playout._policy_turn",), 10),
+        KernelGroup("games", "the game loop", _games, ("_engine.loop._play_games",), 20, lane=1),
+        KernelGroup("rollout", "the rollout agent's game loop", lambda: _games(rollout=True),
+                    ("_engine.playout._rollout_cell",), 20, lane=1, default=False),
+        KernelGroup("coach", "the coach's play-outs", _coach,
+                    ("_engine.playout._play_outs", "_engine.playout._best_keeps"), 5),
     )
-}
+}  # fmt: skip
 """The kernel groups by name, in the order :func:`warm_up` compiles them."""
 
 
@@ -124,39 +202,34 @@ def cold_groups(names: Sequence[str] | None = None) -> list[str]:
     return [g.name for g in _groups(names) if not g.is_warm()]
 
 
-class _Ticker:
-    """On a terminal, redraws ``[i/m] label… N s`` every second while a group compiles."""
+def _write(stream: TextIO, text: str) -> None:
+    stream.write(text)
+    stream.flush()
 
-    def __init__(self, stream: TextIO, text: str) -> None:
-        self.stream, self.text = stream, text
-        self.start = time.perf_counter()
-        self.stop = threading.Event()
-        self.live = stream.isatty()
-        self.thread = threading.Thread(target=self._run, daemon=True)
 
-    def _run(self) -> None:
-        while not self.stop.wait(1.0):
-            seconds = time.perf_counter() - self.start
-            self.stream.write(f"\r{self.text}… {seconds:.0f} s")
-            self.stream.flush()
+@contextlib.contextmanager
+def _ticking(stream: TextIO, text: str) -> Iterator[None]:
+    """``text…``, then ``text: done in N s``; on a terminal, redrawn every second meanwhile."""
+    start, stop, live = time.perf_counter(), threading.Event(), stream.isatty()
 
-    def __enter__(self) -> _Ticker:
-        self.stream.write(f"{self.text}…" + ("" if self.live else "\n"))
-        self.stream.flush()
-        if self.live:
-            self.thread.start()
-        return self
+    def tick() -> None:
+        while not stop.wait(1.0):
+            _write(stream, f"\r{text}… {time.perf_counter() - start:.0f} s")
 
-    def __exit__(self, kind: object, *rest: object) -> None:
-        self.stop.set()
-        if self.live:
-            self.thread.join()
-        seconds = time.perf_counter() - self.start
-        status = "done" if kind is None else "stopped"
-        self.stream.write(
-            ("\r" if self.live else "") + f"{self.text}: {status} in {seconds:.1f} s\n"
-        )
-        self.stream.flush()
+    thread = threading.Thread(target=tick, daemon=True)
+    _write(stream, f"{text}…" + ("" if live else "\n"))
+    if live:
+        thread.start()
+    status = "stopped"
+    try:
+        yield
+        status = "done"
+    finally:
+        stop.set()
+        if live:
+            thread.join()
+        seconds = time.perf_counter() - start
+        _write(stream, ("\r" if live else "") + f"{text}: {status} in {seconds:.1f} s\n")
 
 
 def _lanes() -> int:
@@ -167,10 +240,8 @@ def _lanes() -> int:
 
 def _start_lane(names: Sequence[str]) -> subprocess.Popen[bytes]:
     """A process compiling the groups ``names`` (``python -m pinastats._warmup NAME ...``)."""
-    from pinastats import _jit
-
     env = dict(os.environ)  # the same package and cache folder as this process
-    root = str(_jit.PACKAGE_DIR.parent)
+    root = str(Path(__file__).resolve().parents[1])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     return subprocess.Popen(
         [sys.executable, "-m", "pinastats._warmup", *names],
@@ -189,49 +260,45 @@ def warm_up(
     at the same time (announced first, done last); should it fail, they compile
     here after the others.
     """
-    from pinastats import _jit
+    from pinastats._cache import cache_dir
 
     groups = _groups(names)
-    number = {g.name: i for i, g in enumerate(groups, 1)}
     start = time.perf_counter()
     aside = [g for g in groups if g.lane == 1 and not g.is_warm()]
     if (_lanes() if lanes is None else lanes) < 2 or len(aside) == len(groups):
         aside = []
-    here = [g for g in groups if g not in aside]
     process = _start_lane([g.name for g in aside]) if aside else None
-
-    def text(group: KernelGroup) -> str:
-        return f"  [{number[group.name]}/{len(groups)}] compiling {group.label}"
-
-    def say(line: str) -> None:
-        if stream is not None:
-            stream.write(line + "\n")
-            stream.flush()
+    texts = {g.name: f"  [{i}/{len(groups)}] compiling {g.label}" for i, g in enumerate(groups, 1)}
 
     def compile_here(group: KernelGroup, note: str = "") -> None:
         if stream is None:
             group.compile()
             return
-        with _Ticker(stream, text(group) + note):
+        with _ticking(stream, texts[group.name] + note):
             group.compile()
+
+    def say(line: str) -> None:
+        if stream is not None:
+            _write(stream, line + "\n")
 
     try:
         for group in aside:
-            say(f"{text(group)}… (alongside)")
-        for group in here:
-            compile_here(group)
+            say(f"{texts[group.name]}… (alongside)")
+        for group in groups:
+            if group not in aside:
+                compile_here(group)
         if process is not None:
             process.wait()
             for group in aside:
                 if process.returncode == 0:
-                    say(f"{text(group)}: done in {time.perf_counter() - start:.1f} s")
+                    say(f"{texts[group.name]}: done in {time.perf_counter() - start:.1f} s")
                 else:
                     compile_here(group, " (here: the second process failed)")
     finally:
         if process is not None and process.poll() is None:
             process.kill()
             process.wait()
-    return WarmUp(tuple(g.name for g in groups), time.perf_counter() - start, _jit.cache_dir())
+    return WarmUp(tuple(g.name for g in groups), time.perf_counter() - start, cache_dir())
 
 
 def _about(names: Sequence[str]) -> str:
@@ -264,11 +331,8 @@ def ensure_warm(
     if quiet:
         return warm_up(cold)
     out = sys.stderr if stream is None else stream
-    out.write(
-        f"pinastats: compiling the engine, first run only — {_about(cold)} "
-        "('pinastats warm-up' does it ahead of time)…\n"
-    )
-    out.flush()
+    _write(out, f"pinastats: compiling the engine, first run only — {_about(cold)} "
+                "('pinastats warm-up' does it ahead of time)…\n")  # fmt: skip
     return warm_up(cold, stream=out)
 
 

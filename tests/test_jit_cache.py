@@ -1,17 +1,18 @@
 """The kernel cache of ``pinastats._jit`` never serves code compiled from other sources.
 
-The runs happen in a copy of the package (``tmp/pinastats``) holding a small
-throwaway kernel subpackage ``probe``, so each compile takes a second:
+The runs happen in a copy of the package (``tmp/pinastats``) holding three
+small throwaway kernel modules in ``_engine``, so each compile takes a second:
 
-* ``probe/steps.py``: a plain module constant ``STEP`` (no kernel),
-* ``probe/bonus.py``: ``bonus(x) = x + BONUS`` (inlined) and ``plain(x) = STEP x``,
-* ``probe/total.py``: ``total(x) = bonus(x) + plain(x)`` from the other module,
+* ``probe_steps.py``: a plain module constant ``STEP`` (no kernel),
+* ``probe_bonus.py``: ``bonus(x) = x + BONUS`` (inlined) and ``plain(x) = STEP x``,
+* ``probe_total.py``: ``total(x) = bonus(x) + plain(x)`` from the other module,
 
 so ``total(x) = x + BONUS + STEP x``.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -23,16 +24,15 @@ from typing import Any
 
 import pytest
 
-from pinastats._jit import _prune, kernel_sources, source_digest
+from pinastats._cache import KERNEL_SOURCES, _prune, kernel_sources, source_digest
 
 ROOT = Path(__file__).resolve().parents[1]
 
 PROBE = {
-    "__init__.py": "",
-    "steps.py": "STEP = 3\n",
-    "bonus.py": """
+    "probe_steps.py": "STEP = 3\n",
+    "probe_bonus.py": """
+        from pinastats._engine.probe_steps import STEP
         from pinastats._jit import jit, jit_inline
-        from pinastats.probe.steps import STEP
 
         BONUS = 10
 
@@ -44,9 +44,9 @@ PROBE = {
         def plain(x):
             return STEP * x
         """,
-    "total.py": """
+    "probe_total.py": """
+        from pinastats._engine.probe_bonus import bonus, plain
         from pinastats._jit import jit
-        from pinastats.probe.bonus import bonus, plain
 
         @jit
         def total(x):
@@ -56,7 +56,7 @@ PROBE = {
 
 RUN = """
 import json
-from pinastats.probe.total import total
+from pinastats._engine.probe_total import total
 value = int(total(5))
 stats = total.stats
 print(json.dumps({
@@ -74,10 +74,8 @@ def copy(tmp_path: Path) -> Path:
     skip = shutil.ignore_patterns("__pycache__")
     shutil.copytree(ROOT / "pinastats", tmp_path / "pinastats", ignore=skip)
     shutil.copytree(ROOT / "data", tmp_path / "data", ignore=skip)
-    probe = tmp_path / "pinastats" / "probe"
-    probe.mkdir()
     for name, text in PROBE.items():
-        (probe / name).write_text(textwrap.dedent(text))
+        (tmp_path / "pinastats" / "_engine" / name).write_text(textwrap.dedent(text))
     return tmp_path
 
 
@@ -115,7 +113,7 @@ def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
 
 @pytest.mark.slow
 def test_edits_of_other_modules_reach_the_cached_kernel(copy: Path) -> None:
-    probe = copy / "pinastats" / "probe"
+    probe = copy / "pinastats" / "_engine"
     first = run(copy)
     assert first["total"] == 5 + 10 + 3 * 5
     assert (first["hits"], first["misses"]) == (0, 1)
@@ -124,7 +122,7 @@ def test_edits_of_other_modules_reach_the_cached_kernel(copy: Path) -> None:
     assert folder.name == f"numba-{source_digest(copy / 'pinastats')}"
 
     # the inlined kernel of another module changes: total's cached code must not be used
-    edit(probe / "bonus.py", "BONUS = 10", "BONUS = 20")
+    edit(probe / "probe_bonus.py", "BONUS = 10", "BONUS = 20")
     second = run(copy)
     assert second["total"] == 5 + 20 + 3 * 5
     assert (second["hits"], second["misses"]) == (0, 1)
@@ -138,26 +136,26 @@ def test_edits_of_other_modules_reach_the_cached_kernel(copy: Path) -> None:
     assert snapshot(Path(third["path"]).parent) == before
 
     # a module constant that a kernel module imports (not itself a kernel module)
-    edit(probe / "steps.py", "STEP = 3", "STEP = 4")
+    edit(probe / "probe_steps.py", "STEP = 3", "STEP = 4")
     fourth = run(copy)
     assert fourth["total"] == 5 + 20 + 4 * 5
     assert (fourth["hits"], fourth["misses"]) == (0, 1)
 
-    # clear_cache removes the digest folders and numba's own per-file cache files
-    legacy = copy / "pinastats" / "game" / "__pycache__" / "_kernels._deal-1.py311.nbi"
-    legacy.parent.mkdir(exist_ok=True)
-    legacy.write_bytes(b"")
-    run(copy, "import json, pinastats._jit as j; print(json.dumps(len(j.clear_cache())))")
+    # clear_cache removes the digest folders: one per version of the sources above
+    cleared = run(copy, "import pinastats._cache as c; print(len(c.clear_cache()))")
+    assert cleared == 3
     assert not list((copy / "pinastats" / "__pycache__").glob("numba-*"))
-    assert not legacy.exists()
 
 
 def test_numba_cache_dir_is_respected(copy: Path) -> None:
     user_dir = copy / "numba-cache-dir"
-    script = "import json, pinastats.probe.total as t; print(json.dumps(t.total.stats.cache_path))"
+    script = (
+        "import json, pinastats._engine.probe_total as t; "
+        "print(json.dumps(t.total.stats.cache_path))"
+    )
     path = run(copy, script, NUMBA_CACHE_DIR=str(user_dir))
     digest = source_digest(copy / "pinastats")
-    assert Path(path) == user_dir / "pinastats" / f"numba-{digest}" / "probe"
+    assert Path(path).parent == user_dir / "pinastats" / f"numba-{digest}"
 
 
 def test_nowhere_to_write_compiles_without_cache(copy: Path) -> None:
@@ -173,36 +171,67 @@ def test_digest_follows_the_kernel_sources_only(copy: Path) -> None:
     digest = source_digest(package)
     assert digest == source_digest(package)
 
-    def changed_by(path: Path, text: str) -> bool:
-        """Whether appending ``text`` to ``path`` (a new file if absent) changes the digest."""
+    def changed_by(name: str, text: str = "# edited\n") -> bool:
+        """Whether appending ``text`` to file ``name`` (new if absent) changes the digest."""
         nonlocal digest
-        with path.open("a") as file:
+        with (package / name).open("a") as file:
             file.write(text)
         new = source_digest(package)
         changed, digest = new != digest, new
         return changed
 
-    assert changed_by(package / "game" / "_kernels.py", "# edited\n")
-    assert changed_by(package / "probe" / "bonus.py", "# edited\n")
-    assert changed_by(package / "probe" / "steps.py", "# edited\n")  # a kernel's constants
-    assert changed_by(package / "_jit.py", "# edited\n")
-    assert not changed_by(package / "cli" / "main.py", "# edited\n")
-    assert changed_by(package / "probe" / "new.py", "from .._jit import jit\n")  # a new kernel
-    assert not changed_by(package / "probe" / "other.py", "X = 1\n")  # a new plain module
+    for name in ("_engine/rules.py", "_engine/probe_steps.py", "dice/_kernels.py", "_jit.py"):
+        assert changed_by(name), name
+    for name in ("dice/hands.py", "dice/ranking.py"):  # the kernels' constants
+        assert changed_by(name), name
+    assert changed_by("_engine/new.py", "X = 1\n")  # a new engine module
+    for name in ("cli/main.py", "dice/solver.py", "game/game.py", "_warmup.py"):
+        assert not changed_by(name), name
 
 
-def test_kernel_sources_of_the_package(copy: Path) -> None:
-    package = copy / "pinastats"
-    found = {p.relative_to(package).as_posix() for p in kernel_sources(package)}
-    kernel_modules = {
-        p.relative_to(package).as_posix()
-        for p in package.rglob("*.py")
-        if "from pinastats._jit import" in p.read_text()
-    }
-    assert {"game/_kernels.py", "probe/bonus.py", "probe/total.py"} <= kernel_modules
-    assert found >= kernel_modules | {"_jit.py", "probe/steps.py"}
-    assert "probe/__init__.py" not in found  # imported by no kernel module
-    assert not any(name.startswith(("cli/", "report/")) for name in found)
+def _imports(path: Path) -> list[tuple[str, list[str]]]:
+    """The pinastats modules that module ``path`` imports from, each with the names it takes."""
+    found: list[tuple[str, list[str]]] = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            assert node.level == 0, f"{path}: a relative import"
+            found.append((node.module or "", [alias.name for alias in node.names]))
+        elif isinstance(node, ast.Import):
+            found += [(alias.name, []) for alias in node.names]
+    return [(module, names) for module, names in found if module.split(".")[0] == "pinastats"]
+
+
+def _defined(path: Path) -> set[str]:
+    """The names that module ``path`` assigns or defines at its top level (not imported)."""
+    names: set[str] = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return names
+
+
+def test_the_kernel_sources_hold_every_kernel_module_and_what_it_imports() -> None:
+    """What a kernel module (one using a decorator of ``_jit``) imports from pinastats is in
+    KERNEL_SOURCES, and defined there."""
+    sources = set(kernel_sources())
+    decorators = {"jit", "jit_flat", "jit_inline"}
+    kernel_modules = [
+        path
+        for path in sorted((ROOT / "pinastats").rglob("*.py"))
+        if any(m == "pinastats._jit" and decorators & set(n) for m, n in _imports(path))
+    ]
+    assert len(kernel_modules) > 10
+    for path in kernel_modules:
+        assert path in sources, f"{path.name} compiles kernels: name it in {KERNEL_SOURCES}"
+        for module, names in _imports(path):
+            found = ROOT / module.replace(".", "/")
+            found = found / "__init__.py" if found.is_dir() else found.with_suffix(".py")
+            assert found in sources, f"{path.name} imports {module}: name it in {KERNEL_SOURCES}"
+            elsewhere = set(names) - _defined(found)
+            assert not elsewhere, f"{path.name} takes {elsewhere} from {module}, defined elsewhere"
 
 
 def test_prune_keeps_the_newest_folders(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import os
 import subprocess
 import sys
@@ -10,10 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numba
 import pytest
+from numba.core.dispatcher import Dispatcher
 
-from pinastats import _jit
+from pinastats._cache import cache_dir
 from pinastats._warmup import GROUPS, cold_groups, ensure_warm
 from pinastats.errors import PinastatsError
 
@@ -34,7 +35,7 @@ def test_warm_up_compiles_then_reports_time_and_folder(cli: Cli) -> None:
     result = cli("warm-up")
     assert result.code == 0, result.err
     assert cold_groups() == []  # every group's kernels are now in the cache folder
-    folder = _jit.cache_dir()
+    folder = cache_dir()
     assert folder is not None
     assert result.out.startswith(f"engine ready: {len(DEFAULT)} kernel groups ")
     assert result.out.rstrip().endswith(f"cache: {folder}")
@@ -54,7 +55,7 @@ def test_the_rollout_game_loop_is_warmed_on_request_only(
     assert "rollout" not in DEFAULT  # it compiles when a rollout agent first plays
     compiled: list[str] = []
     rollout = dataclasses.replace(
-        GROUPS["rollout"], kernels=list, compile=lambda: compiled.append("rollout")
+        GROUPS["rollout"], kernels=(), compile=lambda: compiled.append("rollout")
     )  # its compile is timed in benchmarks/bench_compile.py, and run by the chunk tests
     monkeypatch.setitem(_warmup.GROUPS, "rollout", rollout)
     assert cli("warm-up", "--quiet").code == 0
@@ -77,12 +78,12 @@ def test_unknown_group_names_the_choices() -> None:
         cold_groups(["dices"])
 
 
-def test_a_kernel_without_a_disk_cache_is_cold_until_compiled() -> None:
-    double: Any = numba.njit(lambda x: 2 * x)  # no cache on disk: every process compiles it
-
-    assert not _jit.cache_is_warm([double])
-    assert double(4) == 8
-    assert _jit.cache_is_warm([double])  # compiled in this process
+def test_each_group_names_kernels_of_the_package() -> None:
+    for group in GROUPS.values():
+        assert group.kernels, group.name
+        for path in group.kernels:
+            module, _, name = f"pinastats.{path}".rpartition(".")
+            assert isinstance(getattr(importlib.import_module(module), name), Dispatcher), path
 
 
 @pytest.mark.slow
@@ -115,7 +116,7 @@ def test_a_second_lane_compiles_beside_this_process(tmp_path: Path) -> None:
         "import dataclasses, sys, time\n"
         "from pinastats import _warmup as w\n"
         "w.GROUPS['dice'] = dataclasses.replace(w.GROUPS['dice'], lane=1)\n"
-        "w.GROUPS['idle'] = w.KernelGroup('idle', 'nothing', list, lambda: time.sleep(0.2), 0)\n"
+        "w.GROUPS['idle'] = w.KernelGroup('idle', 'nothing', lambda: time.sleep(0.2), (), 0)\n"
         "w.warm_up(['dice', 'idle'], stream=sys.stderr, lanes=2)\n"
         "print(w.cold_groups(['dice']))\n"
     )
