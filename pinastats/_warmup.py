@@ -139,7 +139,9 @@ class KernelGroup:
     name: str
     label: str
     compile: Callable[[], None]
-    kernels: tuple[str, ...]  # its entry kernels, as ``module.name`` in pinastats
+    kernels: tuple[
+        str, ...
+    ]  # its entry kernels, as ``module.name`` in pinastats (the engine's: its surface)
     seconds: float  # typical compile time on one free core
     lane: int = 0  # groups of lane 1 compile in a second process beside lane 0
     default: bool = True  # compiled by a warm-up of every group (else only when named)
@@ -158,18 +160,17 @@ GROUPS: dict[str, KernelGroup] = {
         KernelGroup("dice", "the dice solvers", _dice,
                     ("dice._kernels._solve_free", "dice._kernels._solve_sticky"), 3, lane=1),
         KernelGroup("agents", "the agents' decisions", _agents,
-                    ("_engine.values._final_values", "_engine.decide._choose_keep",
-                     "_engine.decide._choose_happy_hour"), 10),
+                    ("_engine.final_values", "_engine.choose_keep", "_engine.choose_happy_hour"),
+                    10),
         KernelGroup("rules", "the rules of the readable turn", _rules,
-                    ("_engine.happy_hour._apply_happy_hour", "_engine.rules._end_turn",
-                     "_engine.rules._deal"), 6, lane=1),
+                    ("_engine.finish_turn", "_engine.deal"), 6, lane=1),
         KernelGroup("turn", "a turn in one kernel call", _turn,
-                    ("_engine.playout._policy_turn",), 10),
-        KernelGroup("games", "the game loop", _games, ("_engine.loop._play_games",), 20, lane=1),
+                    ("_engine.policy_turn",), 10),
+        KernelGroup("games", "the game loop", _games, ("_engine.play_games",), 20, lane=1),
         KernelGroup("rollout", "the rollout agent's game loop", lambda: _games(rollout=True),
-                    ("_engine.playout._rollout_cell",), 20, lane=1, default=False),
+                    ("_engine.rollout_cell",), 20, lane=1, default=False),
         KernelGroup("coach", "the coach's play-outs", _coach,
-                    ("_engine.playout._play_outs", "_engine.playout._best_keeps"), 5),
+                    ("_engine.play_outs", "_engine.best_keeps"), 5),
     )
 }  # fmt: skip
 """The kernel groups by name, in the order :func:`warm_up` compiles them."""
