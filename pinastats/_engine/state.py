@@ -22,8 +22,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
+from pinastats._arrays import BoolArray, IntArray
 
 NO_SEAT = -1
 """The seat value of a free space, or of "no winner"."""

@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pinastats import _engine as E
+from pinastats._arrays import IntArray
 from pinastats.agents.tables import DEFAULT_ROLLS, workspace
 from pinastats.dice.hands import N_DICE, check_dice
 from pinastats.dice.solver import solve_turn
@@ -38,7 +39,6 @@ from pinastats.errors import PinastatsError
 from pinastats.game.game import Game
 from pinastats.game.view import Placement
 
-IntArray = npt.NDArray[np.int64]
 Dice = tuple[int, ...]
 
 MAX_ROLLS_LEFT = DEFAULT_ROLLS - 1

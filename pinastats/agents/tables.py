@@ -11,8 +11,8 @@ from functools import cache
 from typing import NamedTuple
 
 import numpy as np
-import numpy.typing as npt
 
+from pinastats._arrays import BoolArray, FloatArray, IndexArray, IntArray
 from pinastats._engine import (
     EMPTY,
     KEY_HEAD,
@@ -23,15 +23,11 @@ from pinastats._engine import (
     option_capacity,
 )
 from pinastats.dice.combinations import Combination
-from pinastats.dice.hands import N_HANDS, N_KEEPS, IndexArray, dice_tables, key_to_hand
+from pinastats.dice.hands import N_HANDS, N_KEEPS, dice_tables, key_to_hand
 from pinastats.dice.solver import solve_turn
 from pinastats.game.config import GameConfig
 
 DEFAULT_ROLLS = 3
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
 
 
 class TurnTables(NamedTuple):

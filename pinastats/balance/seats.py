@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
-import numpy.typing as npt
 from scipy.stats import norm
 
+from pinastats._arrays import IntArray
 from pinastats.agents.builtin import make_agent
 from pinastats.dice.errors import at_least, at_least_or_none
 from pinastats.errors import PinastatsError
@@ -27,7 +27,6 @@ from pinastats.game.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from pinastats.simulation.runner import simulate
 from pinastats.simulation.stats import Z95, wilson_interval
 
-IntArray = npt.NDArray[np.int64]
 Scores = tuple[int, ...]
 Play = Callable[[Scores, int, int], IntArray]
 """``play(starting_scores, games, seed)``: wins of each seat in turn order, ``(n,)`` ints.

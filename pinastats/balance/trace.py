@@ -13,18 +13,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 import pandas as pd
 
+from pinastats._arrays import IntArray
 from pinastats.agents.builtin import Agent, make_agent
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.rules import EndReason
 from pinastats.simulation.chunk import PlacementLog, play_chunk
 from pinastats.simulation.plan import plan_run
-
-IntArray = npt.NDArray[np.int64]
-
 
 PLACEMENT_COLUMNS = (
     "game",

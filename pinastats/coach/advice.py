@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-import numpy.typing as npt
 
+from pinastats._arrays import FloatArray
 from pinastats.agents.advice import Advice, KeptDice, advise, check_rolls_left
 from pinastats.coach.outcomes import (
     Outcome,
@@ -28,7 +28,6 @@ from pinastats.dice.hands import TIE_TOL, check_dice, dice_tables
 from pinastats.errors import PinastatsError
 from pinastats.game.game import Game
 
-FloatArray = npt.NDArray[np.float64]
 Dice = tuple[int, ...]
 
 DEFAULT_PLAYOUTS = 200

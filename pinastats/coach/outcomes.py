@@ -33,9 +33,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
-import numpy.typing as npt
 
 from pinastats import _engine as E
+from pinastats._arrays import BoolArray, FloatArray, IntArray
 from pinastats._engine import Board, GameState, Rng, copy_state, new_stream, stream_rng
 from pinastats.agents.builtin import make_agent
 from pinastats.agents.tables import Workspace, turn_tables, workspace
@@ -43,10 +43,6 @@ from pinastats.dice.errors import at_least, at_least_or_none
 from pinastats.errors import PinastatsError
 from pinastats.game.game import Game
 from pinastats.game.rules import EndReason, HappyHourEffect
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
 
 POLICIES = ("random", "greedy", "ev", "strategic")
 """The built-in agents that can play the play-outs (every seat)."""

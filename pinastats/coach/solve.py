@@ -28,16 +28,12 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-import numpy.typing as npt
 
 from pinastats import _engine as E
+from pinastats._arrays import BoolArray, FloatArray, IntArray
 from pinastats.agents.tables import turn_tables
 from pinastats.dice._kernels import _best_keep, _best_of_keeps, _expect_keeps
 from pinastats.dice.hands import N_HANDS, N_KEEPS
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from pinastats._arrays import FloatArray, IntArray
 from pinastats.dice.hands import N_DICE, N_HANDS, N_KEEPS, dice_tables
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 INT64_MAX = 2**63 - 1
 
 

@@ -20,6 +20,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from pinastats._arrays import BoolArray, FloatArray
 from pinastats.dice.combinations import Combination, parse_combination
 from pinastats.dice.decision_list import (
     Action,
@@ -33,9 +34,6 @@ from pinastats.dice.decision_list import (
 )
 from pinastats.dice.hands import N_DICE, dice_tables, hand_tuples, keep_index_by_dice
 from pinastats.dice.solver import TurnSolution
-
-FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
 
 TOLERANCE = 0.005
 """Largest loss of success chance a rule may have on a hand (0.5 percentage points)."""

@@ -25,14 +25,13 @@ from enum import StrEnum
 from functools import cache, cached_property
 
 import numpy as np
-import numpy.typing as npt
 
+from pinastats._arrays import BoolArray
 from pinastats.dice.combinations import Combination
 from pinastats.dice.errors import DiceError
 from pinastats.dice.hands import check_dice, hand_index_by_dice, hand_tuples
 
 Dice = tuple[int, ...]
-BoolArray = npt.NDArray[np.bool_]
 
 _NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 

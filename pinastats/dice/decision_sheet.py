@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-import numpy.typing as npt
 
+from pinastats._arrays import FloatArray
 from pinastats.dice.combinations import Combination, parse_combination
 from pinastats.dice.decision_learn import (
     MAX_RULES,
@@ -39,8 +39,6 @@ from pinastats.dice.decision_learn import (
 from pinastats.dice.decision_list import DecisionList, Dice
 from pinastats.dice.hands import N_DICE, dice_tables, hand_tuples, keep_index_by_dice
 from pinastats.dice.solver import TurnSolution, solve_turn
-
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)

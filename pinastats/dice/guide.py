@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from pinastats._arrays import BoolArray
 from pinastats.dice.combinations import Combination, CombinationKind, parse_combination
 from pinastats.dice.errors import RollsError, whole_number
 from pinastats.dice.hands import dice_tables, multinomial
@@ -39,7 +40,6 @@ if TYPE_CHECKING:
     from pinastats.dice.solver import TurnSolution
 
 Dice = tuple[int, ...]
-BoolArray = npt.NDArray[np.bool_]
 
 _BY_SHAPE = frozenset({CombinationKind.PATTERN, CombinationKind.N_OF_A_KIND})
 

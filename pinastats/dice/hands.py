@@ -28,6 +28,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from pinastats._arrays import IndexArray, IntArray
 from pinastats.dice.errors import DiceError, is_whole, whole_number
 
 N_DICE = 5
@@ -44,8 +45,6 @@ TIE_TOL = 1e-12
 The keep rule's tolerance (:mod:`pinastats.dice.solver`), read by the numba kernels and by
 :mod:`pinastats.dice.ranking` alike."""
 
-IntArray = npt.NDArray[np.int64]
-IndexArray = npt.NDArray[np.uint32]
 """Indices and row pointers of the transition tables: unsigned, so that a kernel indexing
 with them skips numba's negative-index wraparound (a compare and a select per load)."""
 

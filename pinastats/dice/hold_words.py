@@ -17,11 +17,10 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from pinastats._arrays import BoolArray, IntArray
 from pinastats.dice.hands import check_dice, check_keep, dice_tables
 
 Dice = tuple[int, ...]
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
 
 _FACES = np.arange(1, 7)
 _GROUP_NAMES = {5: "five of a kind", 4: "four of a kind", 3: "three of a kind", 2: "pair"}

@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from pinastats._arrays import FloatArray, IntArray
 from pinastats.dice._dp import fits_int64, run_kernel, run_python_ints
 from pinastats.dice.combinations import Combination, parse_combination
 from pinastats.dice.errors import DiceError, RollsError, TargetError, whole_number
@@ -70,8 +71,6 @@ from pinastats.dice.ranking import keep_order
 if TYPE_CHECKING:  # pandas is imported on use: a CLI start stays fast without it
     import pandas as pd
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 Target = Combination | str
 Keep = tuple[int, ...]
 

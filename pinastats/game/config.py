@@ -7,8 +7,8 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
+from pinastats._arrays import IntArray
 from pinastats._engine import Board
 from pinastats.dice.combinations import combination_masks
 from pinastats.errors import PinastatsError
@@ -16,7 +16,6 @@ from pinastats.game.catalogue import Catalogue, load_catalogue
 from pinastats.game.layout import Layout, load_layout
 from pinastats.game.rules import Rules
 
-IntArray = npt.NDArray[np.int64]
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
-import numpy.typing as npt
 
 from pinastats import _engine as E
 from pinastats._engine import GameState, TurnEnding, copy_state, empty_state
@@ -30,8 +29,6 @@ from pinastats.game.view import Placement as Placement  # re-exported: legal_pla
 
 if TYPE_CHECKING:
     import pandas as pd
-
-IntArray = npt.NDArray[np.int64]
 
 
 class IllegalMoveError(PinastatsError):

@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeGuard
 
 import numpy as np
-import numpy.typing as npt
 
 from pinastats import _engine as E
+from pinastats._arrays import IntArray
 from pinastats._engine import SPACES, EndReason, empty_state, generator_rng
 from pinastats.agents.builtin import Agent, AgentKind
 from pinastats.agents.protocol import AgentProtocol
@@ -40,8 +40,6 @@ from pinastats.agents.tables import turn_tables, workspace
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.simulation.play import play_turn
-
-IntArray = npt.NDArray[np.int64]
 
 CHUNK_FIELDS = (
     "first",

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
+from pinastats._arrays import IntArray
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.dice.errors import at_least
@@ -29,8 +29,6 @@ from pinastats.game.config import GameConfig
 from pinastats.game.rules import EndReason
 from pinastats.simulation.chunk import CHUNK_FIELDS
 from pinastats.simulation.result import SimulationResult, output_suffix, win_rate_row
-
-IntArray = npt.NDArray[np.int64]
 
 PIECE_GAMES = 100_000
 """Default games per piece (about 65 MB of table for 2 players while it is written)."""

@@ -11,15 +11,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pinastats._arrays import BoolArray, FloatArray
 from pinastats.dice import decision_learn as DL
 from pinastats.dice import dice_tables, solve_turn
 from pinastats.dice.decision_learn import learn_list
 from pinastats.dice.decision_list import Action
 from pinastats.dice.hands import N_DICE
 from pinastats.game import load_catalogue
-
-BoolArray = DL.BoolArray
-FloatArray = DL.FloatArray
 
 
 def oracle_exceptions(
