@@ -34,7 +34,14 @@ from pathlib import Path
 PACKAGE_DIR = Path(__file__).resolve().parent
 """The package folder, which :data:`KERNEL_SOURCES` are relative to."""
 
-KERNEL_SOURCES = ("_jit.py", "_engine", "dice/_kernels.py", "dice/hands.py")
+KERNEL_SOURCES = (
+    "_jit.py",
+    "_engine",
+    "dice/_kernels.py",
+    "dice/hands.py",
+    "dice/errors.py",
+    "errors.py",
+)
 """What the kernels are compiled from: the kernel modules (a folder stands for its
 modules), ``_jit.py``, and the modules the kernels import constants from."""
 

@@ -171,6 +171,8 @@ Game.why_illegal:cell | c.g.why_illegal(-1, H) | got -1
 Game.why_illegal:dice | c.g.why_illegal(0, [0] * 5) | DiceError | got 0 in
 Game.happy_hour_options:effect | c.g.happy_hour_options(7) | got 7
 Game.decode_happy_hour:effect | c.g.decode_happy_hour(0, 0) | got 0
+Game.turn_ending:dice | c.g.turn_ending([1, 2, 3, 4, 9]) | DiceError | got 9 in
+Game.turn_ending:rolls_used | c.g.turn_ending(c.no, rolls_used=0) | RollsError | got 0
 Game.decode_happy_hour:option | c.g.decode_happy_hour(4, 10**6) | got 1000000
 Game.end_turn_without_placement:dice | c.hh().end_turn_without_placement([1, 2, 3, 4, 7])
     | DiceError | got 7 in
