@@ -9,6 +9,7 @@ API is a bug: the command line prints its traceback instead of one tidy line.
 from __future__ import annotations
 
 import errno
+import os
 from typing import Any
 
 
@@ -39,6 +40,22 @@ class MissingFileError(PinastatsError, FileNotFoundError):
     def __init__(self, message: str, path: str) -> None:
         super().__init__(message)
         self.errno, self.strerror, self.filename = errno.ENOENT, "No such file or directory", path
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class OutputError(PinastatsError, OSError):
+    """A file to write that cannot be written: a :class:`PinastatsError` and an ``OSError``.
+
+    ``str()`` is the message, naming the path as the user gave it (never a
+    temporary file's name) and why; ``path`` is that path, ``errno`` and
+    ``strerror`` those of the failure (``ENOSPC``, "No space left on device").
+    """
+
+    def __init__(self, message: str, path: str, code: int) -> None:
+        super().__init__(message)
+        self.path, self.errno, self.strerror = path, code, os.strerror(code)
 
     def __str__(self) -> str:
         return str(self.args[0])

@@ -252,6 +252,7 @@ record_games:chunk_size | R.record_games(["ev"] * 2, 1, chunk_size=0) | got 0
 record_run:agents | R.record_run(["ev", "evv"], 1, "r.jsonl") | AgentError | 'evv'; did you mean
 record_run:games | R.record_run(["ev", "ev"], -1, "r.jsonl") | got -1
 record_run:path | R.record_run(["ev", "ev"], 1, ".") | '\.' is a directory
+record_run:path | R.record_run(["ev", "ev"], 1, "/proc/r.jsonl") | OutputError | /proc/r\.jsonl
 record_run:seed | R.record_run(["ev", "ev"], 1, "r.jsonl", seed="a") | got 'a'
 record_run:players | R.record_run(["ev", "ev"], 1, "r.jsonl", players=3) | for 3 players
 record_run:first_seat | R.record_run(["ev"] * 2, 1, "r.jsonl", first_seat=5) | got 5
@@ -270,6 +271,7 @@ review_game:record | review_game(3) | got 3 \(type int\); get one from read_reco
 replay:record | R.replay("game 1") | got 'game 1' \(type str\)
 write_records:records | R.write_records("no-such-folder/r.jsonl", [c.rec, 3])
     | every record must be a GameRecord, got 3
+write_records:path | R.write_records("/proc/r.jsonl", [c.rec]) | OutputError | /proc/r\.jsonl
 position_of:game | G.position_of(c.g.state) | game must be a Game, got GameState
 Agent.start_turn:game | c.a.start_turn(3) | game must be a Game, got 3
 Agent.choose_keep:game | c.a.choose_keep(None, H, 1, c.rng) | game must be a Game, got None
@@ -282,6 +284,12 @@ search_starting_scores:first_round | B.search_starting_scores(2, first_round=0) 
 search_starting_scores:max_games | B.search_starting_scores(2, max_games=-1) | got -1
 search_starting_scores:seed | B.search_starting_scores(2, seed=-1) | got -1
 search_starting_scores:spread | B.search_starting_scores(2, spread=-1) | got -1
+search_starting_scores:spread | B.search_starting_scores(2, spread=10**6)
+    | spread=1,000,000 makes 1,000,001 starting-score vectors
+search_starting_scores:budget | B.search_starting_scores(2, budget=10**16)
+    | budget=10,000,000,000,000,000: a search of it may play
+search_starting_scores:candidates | B.search_starting_scores(2,
+    candidates=[(1, k) for k in range(6000)]) | 6,000 candidates given, more than a search tries
 search_starting_scores:workers | B.search_starting_scores(2, workers=0) | got 0
 search_starting_scores:candidates | B.search_starting_scores(2, candidates=[(1, 2, 3)])
     | got \(1, 2, 3\)

@@ -15,7 +15,9 @@ the budget of games is spent, or when one candidate is left and has played
 
 from __future__ import annotations
 
+import math
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -36,6 +38,12 @@ from pinastats.balance.seats import (
 from pinastats.dice.errors import at_least
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
+from pinastats.simulation.limits import check_memory
+
+MAX_CANDIDATES = 5_000
+"""Most starting-score vectors a search tries: a spread of at most 29 for 4 players, 98 for 3."""
+PROGRESS_EVERY = 5.0
+"""Seconds between two progress lines within a round of many vectors."""
 
 
 @dataclass(frozen=True)
@@ -169,6 +177,55 @@ def _say(stream: TextIO | None, text: str) -> None:
         print(f"pinastats: {text}", file=stream, flush=True)
 
 
+def _vector_count(players: int, first: object, spread: object) -> int:
+    """How many vectors :func:`candidate_vectors` makes: ``C(spread + n - 1, n - 1)``."""
+    at_least(first, "first", 0)
+    return math.comb(at_least(spread, "spread", 0) + players - 1, players - 1)
+
+
+def _check_count(players: int, spread: int | None, budget: int, count: int) -> None:
+    """Refuse more vectors than a search tries: :data:`MAX_CANDIDATES`, and a game each.
+
+    Checked before any vector is made (a spread of 1,000 for 4 players would be
+    167 million vectors). ``spread``: the spread that made them (None: given ones).
+    """
+    most = min(MAX_CANDIDATES, budget)
+    if count <= most:
+        return
+    why = (
+        f"at most {MAX_CANDIDATES:,}"
+        if most == MAX_CANDIDATES
+        else f"one game each at least, from a budget of {budget:,} games"
+    )
+    if spread is None:
+        raise PinastatsError(
+            f"{count:,} candidates given, more than a search tries ({why}): give fewer"
+        )
+    widest = 0
+    while math.comb(widest + players, players - 1) <= most:  # the next spread still fits
+        widest += 1
+    raise PinastatsError(
+        f"spread={spread:,} makes {count:,} starting-score vectors for {players} players, more "
+        f"than a search tries ({why}): give a spread of at most {widest:,}"
+    )
+
+
+def _check_memory(budget: int, first_round: int, config: GameConfig) -> None:
+    """Refuse a budget whose largest self-play run could not fit in memory (:func:`check_memory`).
+
+    No round gives one vector more than ``(budget + first_round) // 2`` games: a
+    round of a lone vector gets at most ``first_round 2**k`` games, and the rounds
+    before it have spent ``first_round (2**k - 1)`` of the budget.
+    """
+    largest = max(1, (budget + first_round) // 2)
+    try:
+        check_memory(largest, config)
+    except PinastatsError as exc:
+        raise PinastatsError(
+            f"budget={budget:,}: a search of it may play {largest:,} games in one run, and {exc}"
+        ) from None
+
+
 def search_starting_scores(
     players: int,
     *,
@@ -191,17 +248,26 @@ def search_starting_scores(
     ``play`` to :class:`SelfPlay` of ``agent`` (``config``, ``workers``). Round 0
     gives every candidate ``first_round`` games, round ``k`` gives ``first_round *
     2**k`` more to each candidate in contention (fewer when the ``budget`` of
-    games left is short). ``progress`` (True: stderr) prints a line per round.
+    games left is short). ``progress`` (True: stderr) prints a line per round, and
+    one every :data:`PROGRESS_EVERY` seconds within a long round.
     Same arguments, same result, whatever ``workers``.
+
+    Refused before any game: more vectors than :data:`MAX_CANDIDATES` or than the
+    budget has games (one game each at least), counted before they are made; with
+    self-play, a budget whose largest run would not fit in memory (see
+    :func:`~pinastats.simulation.limits.check_memory`).
     """
     players = check_players(players)
     budget, first_round = at_least(budget, "budget", 1), at_least(first_round, "first round", 1)
     at_least(seed, "seed", 0)
     if max_games is not None:
         at_least(max_games, "max games", first_round)
-    vectors = (
-        list(candidates) if candidates is not None else candidate_vectors(players, first, spread)
-    )
+    if candidates is None:
+        _check_count(players, spread, budget, _vector_count(players, first, spread))
+        vectors = candidate_vectors(players, first, spread)
+    else:
+        vectors = list(candidates)
+        _check_count(players, None, budget, len(vectors))
     for v in vectors:
         if len(v) != players or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
             raise PinastatsError(f"a candidate must be {players} whole numbers, got {v!r}")
@@ -209,6 +275,8 @@ def search_starting_scores(
     vectors = list(dict.fromkeys(tuple(v) for v in [*vectors, reference]))
     if play is None:
         play = SelfPlay(players, agent, config, workers)
+    if isinstance(play, SelfPlay):
+        _check_memory(budget, first_round, play.config or GameConfig(players=players))
     stream = sys.stderr if progress is True else (progress or None)
     counts = {v: SeatCounts(v, 0, (0,) * players) for v in vectors}
     dropped: dict[Scores, int] = {}
@@ -222,8 +290,13 @@ def search_starting_scores(
             break
         size = max(size, 1)
         seed_k = round_seed(seed, k)
-        for v in players_in:
+        said = time.monotonic()
+        for i, v in enumerate(players_in):
             counts[v] = counts[v].add(size, play(v, size, seed_k))
+            if time.monotonic() - said >= PROGRESS_EVERY and i + 1 < len(players_in):
+                said = time.monotonic()
+                _say(stream, f"{players} players, round {k}: {i + 1:,} of "
+                             f"{len(players_in):,} vectors x {size:,} games played")  # fmt: skip
         spent += size * len(players_in)
         bounds = {v: counts[v].deviation_interval() for v in alive}
         best_high = min(hi for _, hi in bounds.values())

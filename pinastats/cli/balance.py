@@ -97,6 +97,11 @@ def run(args: argparse.Namespace) -> int:
 
     players = check_players(args.players)
     make_agent(args.agent)  # an unknown name fails here, with a suggestion
+    if args.coasters or args.what_if:  # each simulation plays --games games
+        from pinastats.game.config import GameConfig
+        from pinastats.simulation.limits import check_memory
+
+        check_memory(args.games or (20_000 if args.coasters else 5_000), GameConfig(players))
     ensure_warm(["games"], quiet=args.quiet)
     if args.coasters:
         return _coasters(args, players)

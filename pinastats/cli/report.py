@@ -3,23 +3,27 @@
 Solves every coaster of the catalogue, builds the hold cheat-sheets, plays
 the simulations (``--games`` per run) and writes an A4 PDF. The same options
 give the same PDF, byte for byte, whatever ``--workers``. The output paths are
-checked before anything is computed; the PDF is written to a temporary file and
-renamed, so a failure leaves no partial file.
+checked before anything is computed, and held (a lock file) so that no other
+run writes them meanwhile; each PDF is written whole or not at all, so a
+failure (a full disk: one error naming the file) leaves no partial file.
+Ctrl-C or SIGTERM says which reports were written and which were not.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import contextlib
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pinastats._files import check_output, claimed
 from pinastats.cli._common import fail, non_negative_int, positive_int
+from pinastats.errors import OutputError
 
 if TYPE_CHECKING:
     from pinastats.game import Catalogue
+    from pinastats.simulation.progress import Stopped
 
 DEFAULT_GAMES = 20_000
 """Games per simulation run (kept equal to :data:`pinastats.report.DEFAULT_GAMES`)."""
@@ -170,11 +174,9 @@ def run(args: argparse.Namespace) -> int:
         _check_file(targets[0], "-o")
     else:
         folder = Path(args.out_dir)
-        _check_folder(folder, f"--out-dir {folder}")
         targets = [folder / file_name(p, args.happy_hour) for p in players]
         for target in targets:
-            if target.is_dir():
-                fail(f"--out-dir {args.out_dir}: {target} is a directory")
+            _check_output(target, f"--out-dir {args.out_dir}:")
     catalogue = _catalogue(args.coasters)
     from pinastats.report.sims import check_guests
 
@@ -190,22 +192,45 @@ def run(args: argparse.Namespace) -> int:
 
     progress = not (args.no_progress or args.quiet)
     ensure_warm(["dice", "agents", "rules", "turn", "games", "coach"], quiet=args.quiet)
-    for p, target in zip(players, targets, strict=True):
-        report = build_report(
-            p, happy_hour=args.happy_hour, games=args.games, seed=args.seed,
-            catalogue=catalogue, workers=args.workers, progress=progress, guests=guests,
-            guest_games=args.guest_games, designer_games=args.designer_games,
-            win_positions=args.win_positions, win_playouts=args.win_playouts,
-        )  # fmt: skip
-        if progress:
-            print(f"laying out {target}", file=sys.stderr, flush=True)
-        try:
-            path = write_pdf(report, target)
-        except OSError as exc:
-            fail(f"cannot write {target}: {exc.strerror or exc}")
-        size = path.stat().st_size
-        print(f"wrote {path}: {len(plan(report))} pages, {size / 1024:,.0f} kB")
+    written: list[Path] = []
+    with contextlib.ExitStack() as held:
+        for target in targets:  # no other run writes them meanwhile
+            held.enter_context(claimed(target))
+        for p, target in zip(players, targets, strict=True):
+            try:
+                report = build_report(
+                    p, happy_hour=args.happy_hour, games=args.games, seed=args.seed,
+                    catalogue=catalogue, workers=args.workers, progress=progress,
+                    guests=guests, guest_games=args.guest_games,
+                    designer_games=args.designer_games, win_positions=args.win_positions,
+                    win_playouts=args.win_playouts,
+                )  # fmt: skip
+                if progress:
+                    print(f"laying out {target}", file=sys.stderr, flush=True)
+                path = write_pdf(report, target)
+            except KeyboardInterrupt as exc:
+                raise _stopped(exc, p, targets[len(written) :], written) from None
+            written.append(path)
+            size = path.stat().st_size
+            print(f"wrote {path}: {len(plan(report))} pages, {size / 1024:,.0f} kB")
     return 0
+
+
+def _stopped(
+    exc: KeyboardInterrupt, players: int, left: list[Path], written: list[Path]
+) -> Stopped:
+    """Ctrl-C or SIGTERM while building the ``players``-player report, and what was written.
+
+    The report being built is not written (nothing of it is left), nor are the ones after it.
+    """
+    from pinastats.simulation.progress import Stopped, stop_signal
+
+    text = f"{str(exc) or 'interrupted'}, building the {players}-player report: "
+    if written:
+        text += f"wrote {', '.join(map(str, written))}; did not write {', '.join(map(str, left))}"
+    else:
+        text += "no file was written"
+    return Stopped(text, stop_signal(exc))
 
 
 def _catalogue(path: str | None) -> Catalogue:
@@ -217,28 +242,15 @@ def _catalogue(path: str | None) -> Catalogue:
         fail(f"--coasters {path}: {exc.strerror or exc}")
 
 
-def _nearest_existing(path: Path) -> Path:
-    path = path.absolute()
-    while not path.exists() and path != path.parent:
-        path = path.parent
-    return path
+def _check_output(path: Path, option: str) -> None:
+    """Fail unless ``path`` can be written (:func:`~pinastats._files.check_output`).
 
-
-def _check_folder(folder: Path, what: str) -> None:
-    """Fail unless ``folder`` is, or can be created as, a writable directory.
-
-    ``what`` names the option and its value in the message.
+    ``option`` starts the message (``-o``, or ``--out-dir DIR:``).
     """
-    existing = _nearest_existing(folder)
-    if not existing.is_dir():
-        fail(f"{what}: cannot create the folder {folder}, {existing} is a file")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        fail(f"{what}: the folder {existing} is not writable")
-    try:  # access() does not know every file system (nor /proc): try it
-        with tempfile.TemporaryFile(dir=existing):
-            pass
-    except OSError as exc:
-        fail(f"{what}: cannot write in the folder {existing} ({exc.strerror or exc})")
+    try:
+        check_output(path)
+    except OutputError as exc:
+        fail(f"{option} {exc}")
 
 
 def _check_file(path: Path, option: str) -> None:
@@ -247,4 +259,4 @@ def _check_file(path: Path, option: str) -> None:
         fail(f"{option} {path}: the report is a PDF, give a file name ending in .pdf")
     if path.is_dir():
         fail(f"{option} {path}: is a directory, give a file name ending in .pdf")
-    _check_folder(path.parent, f"{option} {path}")
+    _check_output(path, option)

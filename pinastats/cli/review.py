@@ -9,10 +9,12 @@ between them, and what each seat gave away in all (``docs/records.md``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from pinastats._files import check_output, claimed, written_whole
 from pinastats.cli._common import (
     fail,
     non_negative_int,
@@ -21,6 +23,7 @@ from pinastats.cli._common import (
     render_table,
     write_json,
 )
+from pinastats.errors import OutputError
 
 if TYPE_CHECKING:
     from pinastats.records.review import GameReview
@@ -60,7 +63,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--seed", type=non_negative_int, default=0, metavar="S", help="seed of the play-outs"
     )
     parser.add_argument("--format", choices=FORMATS, default="table", help="output (table)")
-    parser.add_argument("--out", metavar="PATH", help="file to write (needed with --format pdf)")
+    parser.add_argument(
+        "--out",
+        metavar="PATH",
+        help="file to write (needed with --format pdf); checked before the review, written "
+        "whole or not at all",
+    )
     parser.add_argument(
         "--layout", metavar="NAME|FILE", help="the record's layout, if not a shipped one"
     )
@@ -83,13 +91,26 @@ class _Lines:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read, pick the game, review it and print (or write) the review."""
+    """Check the output path, then read, pick the game, review it and print (or write) it."""
+    if args.format == "pdf" and args.out is None:
+        fail("--format pdf writes a file: give --out PATH (e.g. --out review.pdf)")
+    if args.out is None:
+        return _review(args, None)
+    with contextlib.ExitStack() as held:
+        try:
+            check_output(args.out)  # before the review: a bad path fails at once
+            held.enter_context(claimed(args.out))  # no other run writes it meanwhile
+        except OutputError as exc:
+            fail(f"--out {exc}")
+        return _review(args, args.out)
+
+
+def _review(args: argparse.Namespace, out: str | None) -> int:
+    """Review the game and print the review, or write it to ``out`` (whole or not at all)."""
     from pinastats._warmup import ensure_warm
     from pinastats.records import read_records
     from pinastats.records.review import review_game
 
-    if args.format == "pdf" and args.out is None:
-        fail("--format pdf writes a file: give --out PATH (e.g. --out review.pdf)")
     records = read_records(args.file)
     if args.game is None:
         record = records[0]
@@ -110,17 +131,17 @@ def run(args: argparse.Namespace) -> int:
         config=_config(args) if args.layout or args.coasters else None,
         progress=None if args.quiet else _Lines(),
     )
-    if args.format == "pdf":
+    if args.format == "pdf" and out is not None:
         from pinastats.records.review_pdf import review_pdf
 
-        print(review_pdf(review, args.out))
+        print(review_pdf(review, out))
         return 0
     text = _json(review) if args.format == "json" else review_text(review)
-    if args.out is None:
+    if out is None:
         print(text)
     else:
-        with open(args.out, "w", encoding="utf-8") as out:
-            out.write(text + "\n")
+        with written_whole(out, encoding="utf-8") as file:
+            file.write(text + "\n")
     return 0
 
 

@@ -9,11 +9,14 @@ games end and how long they last. ``--out`` keeps the per-game table.
 from __future__ import annotations
 
 import argparse
+import contextlib
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from pinastats._files import check_output, claimed
 from pinastats.cli._common import fail, non_negative_int, positive_int, write_json
 from pinastats.cli._summary import summary_text as summary_text
+from pinastats.errors import OutputError
 
 if TYPE_CHECKING:
     from pinastats.agents.protocol import AgentProtocol
@@ -83,7 +86,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     parser.add_argument(
         "--engine",
         choices=ENGINES,
-        help="run on local threads (default) or on Dask (a local cluster, or --scheduler)",
+        help="run on local threads (default) or on Dask (a local cluster, or --scheduler); "
+        "Dask's own log lines are not shown unless PINASTATS_DASK_LOG asks for them "
+        "(debug, info, warning, error)",
     )
     parser.add_argument(
         "--scheduler",
@@ -110,7 +115,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="save one row per game: to FILE (.parquet or .csv), or in pieces of at most "
         "--piece-games games to DIR/games-00000.parquet, ... or to a PATTERN with {} for the "
         "piece number (e.g. runs/games-{}.csv); pieces are written as the games come, so "
-        "the table is never held in memory",
+        "the table is never held in memory; a stopped run leaves its complete pieces and says "
+        "which, and a place already holding pieces is refused (pieces of two runs never mix)",
     )
     parser.add_argument(
         "--piece-games",
@@ -213,16 +219,19 @@ def _kernel_groups(agents: Sequence[AgentProtocol]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Check the options, play the games, print the summary and save the table."""
-    import functools
+    """Check the options and the outputs, play the games, print the summary and save the table.
 
-    from pinastats._warmup import ensure_warm
-    from pinastats.simulation.cluster import WORKER_TIMEOUT
+    Every output is checked before the games are played and held (a lock file next
+    to it) until the run ends: a second run writing the same file is refused.
+    """
+    from pinastats.game.config import MAX_PLAYERS, MIN_PLAYERS
     from pinastats.simulation.limits import check_memory
-    from pinastats.simulation.runner import simulate
 
     agents = _agents(args.agents)
     players = len(agents) if args.players is None else args.players
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        given = "--players" if args.players is not None else "one agent per seat in --agents"
+        fail(f"players must be {MIN_PLAYERS}, 3 or {MAX_PLAYERS}, got {players} ({given})")
     if len(agents) != players:
         fail(
             f"{len(agents)} agent(s) given for {players} players: name one agent per seat "
@@ -239,16 +248,41 @@ def run(args: argparse.Namespace) -> int:
     engine: Engine = "dask" if args.scheduler is not None or args.engine == "dask" else "local"
     if engine == "dask":
         _check_dask()
+        from pinastats.simulation.cluster import dask_log_level
+
+        dask_log_level()  # a bad PINASTATS_DASK_LOG is refused before anything starts
     config = _config(args, players)
     if args.worker_timeout is not None and engine != "dask":
         fail("--worker-timeout is for the Dask engine: add --engine dask or --scheduler")
     pieces = _out_pieces(args)
-    if args.out is not None and pieces is None:
-        _check_out(args.out)
-    if args.record is not None:
-        _check_record(args.record)
+    held = _check_outputs(args, pieces)
     if pieces is None:  # the per-game table is kept in memory
         check_memory(args.games, config)
+    with contextlib.ExitStack() as claims:
+        for option, path in held:  # no other run writes them until this one ends
+            _claim(claims, option, path)
+        summary = _play(agents, args, config, engine, pieces)
+    if args.format == "json":
+        write_json(summary)
+    else:
+        print(summary_text(summary))
+    return 0
+
+
+def _play(
+    agents: list[AgentProtocol],
+    args: argparse.Namespace,
+    config: GameConfig,
+    engine: Engine,
+    pieces: PiecePlan | None,
+) -> dict[str, Any]:
+    """Play the run, save its table and records; its summary (with where the table went)."""
+    import functools
+
+    from pinastats._warmup import ensure_warm
+    from pinastats.simulation.cluster import WORKER_TIMEOUT
+    from pinastats.simulation.runner import simulate
+
     ensure_warm(_kernel_groups(agents), quiet=args.quiet)
     options: dict[str, Any] = {
         "seed": args.seed,
@@ -274,11 +308,7 @@ def run(args: argparse.Namespace) -> int:
         result = play(agents, args.games, **options)
         saved = None if args.out is None else str(result.save(args.out))
         summary = result.summary() | {"first_seat": args.first_seat, "out": saved}
-    if args.format == "json":
-        write_json(summary)
-    else:
-        print(summary_text(summary))
-    return 0
+    return summary
 
 
 # ---------------------------------------------------------------- input
@@ -315,22 +345,54 @@ def _check_dask() -> None:
         fail("the Dask engine needs dask.distributed: pip install 'pinastats[dask]'")
 
 
-def _check_out(path: str) -> None:
-    """Fail before playing if ``--out`` cannot be written in its format."""
-    from importlib.util import find_spec
+def _check_outputs(args: argparse.Namespace, pieces: PiecePlan | None) -> list[tuple[str, str]]:
+    """Fail before playing if an output cannot be written; the files to hold while playing.
+
+    ``--out`` (one file, or the first of its pieces) and ``--record`` are checked
+    (:func:`~pinastats._files.check_output`) and must differ; pieces are held by
+    :func:`~pinastats.simulation.pieces.simulate_pieces`.
+    """
     from pathlib import Path
+
+    files: list[tuple[str, str]] = []
+    if args.out is not None and pieces is None:
+        _check_format(args.out)
+        files.append(("--out", args.out))
+    if args.record is not None:
+        files.append(("--record", args.record))
+        if pieces is not None and pieces.matches(Path(args.record)):
+            fail(
+                f"--record {args.record} is named like a piece of --out {args.out}: "
+                "write the records elsewhere"
+            )
+    if len(files) == 2 and Path(args.out).resolve() == Path(args.record).resolve():
+        fail(f"--out and --record both name {args.record}: give each a file of its own")
+    first_piece = [] if pieces is None else [("--out", str(pieces.path(0)))]
+    for option, path in files + first_piece:
+        try:
+            check_output(path)
+        except OutputError as exc:
+            fail(f"{option} {exc}")
+    return files
+
+
+def _claim(claims: contextlib.ExitStack, option: str, path: str) -> None:
+    """Hold ``path`` until ``claims`` closes (:func:`~pinastats._files.claimed`), or fail."""
+    try:
+        claims.enter_context(claimed(path))
+    except OutputError as exc:
+        fail(f"{option} {exc}")
+
+
+def _check_format(path: str) -> None:
+    """Fail unless ``--out`` names a table file whose format can be written."""
+    from importlib.util import find_spec
 
     from pinastats.simulation.result import output_suffix
 
     suffix = output_suffix(path)
     if suffix == ".parquet" and find_spec("pyarrow") is None and find_spec("fastparquet") is None:
         fail("writing Parquet needs pyarrow: pip install pyarrow (or use a .csv file)")
-    if Path(path).is_dir():
-        fail(f"--out {path}: is a directory; give a file name ending in .parquet or .csv")
-    try:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        fail(f"--out {path}: cannot create its folder ({exc.strerror or exc}: {exc.filename})")
 
 
 def _add_record_option(parser: argparse.ArgumentParser) -> None:
@@ -340,18 +402,6 @@ def _add_record_option(parser: argparse.ArgumentParser) -> None:
         help="also write every game's record to FILE (JSON Lines, for 'pinastats review'); "
         "slower: each game is played again turn by turn in Python (tens of games a second)",
     )
-
-
-def _check_record(path: str) -> None:
-    """Fail before playing if ``--record`` cannot be written."""
-    from pathlib import Path
-
-    if Path(path).is_dir():
-        fail(f"--record {path}: is a directory; give a file name (e.g. games.jsonl)")
-    try:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        fail(f"--record {path}: cannot create its folder ({exc.strerror or exc}: {exc.filename})")
 
 
 # ---------------------------------------------------------------- --out in pieces

@@ -11,20 +11,19 @@ and NumPy versions, in a file named by the SHA-256 of the target's values per
 hand, the rolls, the holds and the sources that turn the kernel's output into a
 :class:`~pinastats.dice.solver.TurnSolution` (this file, ``solver.py``,
 ``_dp.py``): a change to any of them reads nothing stale. Files are written
-whole (a temporary file, then a rename); one that cannot be read is solved again.
+whole (:func:`~pinastats._files.written_whole`); one that cannot be read is solved again.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
 from pinastats._cache import cache_dir
+from pinastats._files import written_whole
 from pinastats.dice.combinations import Combination
 from pinastats.dice.hands import N_KEEPS
 from pinastats.dice.solver import TurnSolution, check_rolls, target_values
@@ -88,15 +87,8 @@ def save_solution(comb: Combination, solution: TurnSolution) -> Path | None:
     if path is None or numerator is None or numerator.dtype != np.int64:
         return None
     try:
-        path.parent.mkdir(exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as file:
-                np.savez(file, keep_value=solution.keep_value, keep_numerator=numerator)
-            os.replace(temporary, path)
-        finally:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-    except OSError:
+        with written_whole(path) as file:
+            np.savez(file, keep_value=solution.keep_value, keep_numerator=numerator)
+    except OSError:  # the cache is an aid: a solution not kept is solved again
         return None
     return path

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from pinastats._files import check_output, written_whole
 from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game.catalogue import Catalogue
 from pinastats.game.layout import Layout
@@ -264,26 +265,27 @@ def read_records(path: str | Path) -> list[GameRecord]:
 def write_records(path: str | Path, records: Iterable[GameRecord]) -> Path:
     """Write records to ``path``, one JSON line each; return the path.
 
-    Every record is checked before the file is opened: nothing half-written.
+    Every record and the path (:func:`~pinastats._files.check_output`) are checked
+    before the file is opened; it is written whole or not at all (:func:`write_lines`).
     """
     records = list(records)
     for r in records:
         expect_instance(r, GameRecord, "every record", "read_records() or record_games()")
+    check_output(path)
     return write_lines(path, (r.to_json() for r in records))
 
 
 def write_lines(path: str | Path, lines: Iterable[str]) -> Path:
-    """Write JSON lines of records to ``path`` (through a temporary file, then renamed)."""
+    """Write JSON lines of records to ``path``, whole or not at all; return the path.
+
+    Through :func:`~pinastats._files.written_whole`: a failure leaves nothing at
+    ``path`` (nor next to it) and a failure of the disk is an
+    :class:`~pinastats.errors.OutputError` naming ``path``.
+    """
     path = Path(path)
-    tmp = path.with_name(path.name + ".part")
-    try:
-        with tmp.open("w", encoding="utf-8") as out:
-            for line in lines:
-                out.write(line + "\n")
-        tmp.replace(path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    with written_whole(path, encoding="utf-8") as out:
+        for line in lines:
+            out.write(line + "\n")
     return path
 
 

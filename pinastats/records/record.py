@@ -24,6 +24,7 @@ import numpy as np
 
 from pinastats import _engine as E
 from pinastats._engine import empty_state
+from pinastats._files import check_output
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.dice.errors import at_least_or_none, is_whole
@@ -41,7 +42,7 @@ from pinastats.records.format import (
     layout_digest,
     write_lines,
 )
-from pinastats.simulation.chunk import ChunkSink, ChunkSpec, run_chunk
+from pinastats.simulation.chunk import ChunkSink, ChunkSpec, check_stop, run_chunk
 from pinastats.simulation.limits import check_memory
 from pinastats.simulation.plan import plan_run
 from pinastats.simulation.play import TurnRecord, play_turn
@@ -160,6 +161,7 @@ def record_game(
     start_scores = tuple(int(x) for x in config.start_scores)
     turns = []
     while not game.is_over:
+        check_stop()  # a stopped run does not wait for its chunks' games to end
         seat = watched[game.to_move]
         turn = play_turn(game, seat, rng)
         turns.append(_turn_entry(game, turn, seat.draws))
@@ -292,6 +294,7 @@ def record_run(
         raise PinastatsError(f"record file {str(path)!r} is a directory: give a file name")
     if not target.parent.is_dir():
         raise PinastatsError(f"record file {str(path)!r}: its folder does not exist")
+    check_output(target)  # e.g. a read-only folder: refused before the games
     if chunk_sink is None:  # the run keeps every game, as simulate does without a sink
         check_memory(plan.games, plan.config)
     records: dict[int, list[str]] = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pinastats._files import written_whole
 from pinastats.records.review import GameReview
 
 _COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd")
@@ -14,7 +15,8 @@ def review_pdf(review: GameReview, path: str | Path, *, worst: int = 8) -> Path:
 
     The chart shows, for each reviewed seat, its chance to win with the best
     move at each of its decisions (a line) and after the move played (dots);
-    a costly decision (loss >= ``COSTLY``) is a red cross joined to the best.
+    a costly decision (loss >= ``COSTLY``) is a red cross joined to the best. The
+    file is written whole or not at all (:func:`~pinastats._files.written_whole`).
     """
     import matplotlib
 
@@ -63,6 +65,9 @@ def review_pdf(review: GameReview, path: str | Path, *, worst: int = 8) -> Path:
         lines.append("none: every decision was (tied for) the best")
     fig.text(0.1, 0.42, "\n".join(lines), fontsize=7.5, family="monospace", va="top")
     out = Path(path)
-    fig.savefig(out, format="pdf")
-    plt.close(fig)
+    try:
+        with written_whole(out) as file:
+            fig.savefig(file, format="pdf")
+    finally:
+        plt.close(fig)
     return out

@@ -1,14 +1,13 @@
 """Writing the report as a PDF: deterministic bytes, written atomically.
 
 The PDF has no creation or modification date, so the same report gives the
-same bytes. It is written to a temporary file next to the target and renamed
-over it at the end: a failure leaves no partial PDF behind.
+same bytes. It is written whole or not at all
+(:func:`~pinastats._files.written_whole`): a failure leaves no partial PDF behind,
+and a failure of the disk is an :class:`~pinastats.errors.OutputError` naming the path.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
 from pinastats import __version__
+from pinastats._files import written_whole
 from pinastats.errors import PinastatsError
 from pinastats.report.data import Report
 from pinastats.report.pages import render
@@ -32,12 +32,6 @@ def check_pdf_path(path: str | Path) -> Path:
     if path.is_dir():
         raise PinastatsError(f"{str(path)!r} is a directory; give a file name ending in .pdf")
     return path
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def metadata(report: Report) -> dict[str, str | None]:
@@ -59,19 +53,10 @@ def write_pdf(report: Report, path: str | Path, *, figures: Sequence[Figure] | N
     ``figures`` are the report's pages if they are drawn already (by
     :func:`~pinastats.report.pages.render`); by default they are drawn here.
     Returns the path written. Nothing is left at ``path`` (or next to it) if
-    anything fails.
+    anything fails; a failure of the disk is an :class:`~pinastats.errors.OutputError`.
     """
     path = check_pdf_path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private (0600)
-        with style(), PdfPages(tmp, metadata=metadata(report)) as pdf:
-            for figure in render(report) if figures is None else figures:
-                pdf.savefig(figure)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with written_whole(path) as file, style(), PdfPages(file, metadata=metadata(report)) as pdf:
+        for figure in render(report) if figures is None else figures:
+            pdf.savefig(figure)
     return path

@@ -25,7 +25,9 @@ players, ~23 turns a game), against ~2,800 games/s of the kernel chunk for
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeGuard
 
@@ -110,6 +112,36 @@ PlayChunk = Callable[[ChunkSpec], dict[str, Any]]
 that returns its arrays and more (see ``play_chunk`` in :func:`~pinastats.simulation.simulate`)."""
 ChunkSink = Callable[[int, dict[str, Any]], dict[str, Any]]
 """Takes chunk ``i``'s arrays as they come; returns what the run keeps of them."""
+
+_stop = threading.local()
+"""The stop of the run whose chunk this thread plays (``event``; none: no stop)."""
+
+
+class RunStoppedError(Exception):
+    """A chunk given up because its run was stopped (Ctrl-C, SIGTERM, an error elsewhere)."""
+
+
+@contextmanager
+def stoppable(stop: threading.Event) -> Iterator[None]:
+    """A chunk this thread plays in the block stops once ``stop`` is set (:class:`RunStoppedError`).
+
+    The Python path checks it before every turn (:func:`check_stop`), so a stopped
+    run does not wait for its threads to finish their chunks; the kernel chunk
+    (built-in agents) is not stopped, it is short.
+    """
+    previous = getattr(_stop, "event", None)
+    _stop.event = stop
+    try:
+        yield
+    finally:
+        _stop.event = previous
+
+
+def check_stop() -> None:
+    """Raise :class:`RunStoppedError` if the run of the chunk this thread plays was stopped."""
+    stop: threading.Event | None = getattr(_stop, "event", None)
+    if stop is not None and stop.is_set():
+        raise RunStoppedError
 
 
 def _built_in(agents: tuple[AgentProtocol, ...]) -> TypeGuard[tuple[Agent, ...]]:
@@ -210,6 +242,7 @@ def run_python_chunk(spec: ChunkSpec) -> dict[str, IntArray]:
             E.start_game(state, spec.first_seat, config.start_scores, tokens)
         game = Game(config, state)
         while not game.is_over:
+            check_stop()
             record = play_turn(game, agents[game.to_move], rng)
             if record.cell is not None:
                 out["placed"][g, record.player] += 1

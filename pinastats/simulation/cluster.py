@@ -8,10 +8,13 @@ its chunks played again elsewhere (the same games: each chunk has its seed).
 from __future__ import annotations
 
 import itertools
+import logging
+import os
 import sys
 import time
 import warnings
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from pinastats.errors import PinastatsError
@@ -27,6 +30,43 @@ WORKER_TIMEOUT = 60.0
 """Seconds a Dask run waits with no worker in the cluster before it fails."""
 POLL = 0.5
 """Seconds between two looks at a Dask cluster's workers while waiting for chunks."""
+DASK_LOG = "PINASTATS_DASK_LOG"
+"""Environment variable: the least level of Dask's own log lines shown on stderr.
+
+By default (``critical``) a run of pinastats's own shows none: a lost worker is
+reported in pinastats's words, not in tracebacks of the cluster's processes.
+"""
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+"""The values of :data:`DASK_LOG`."""
+
+
+def dask_log_level() -> int:
+    """The level of :data:`DASK_LOG` (default ``critical``); a bad value is refused."""
+    text = os.environ.get(DASK_LOG, "critical").strip().lower()
+    if text not in LOG_LEVELS:
+        raise PinastatsError(
+            f"{DASK_LOG} must be one of {', '.join(LOG_LEVELS)}, got {os.environ[DASK_LOG]!r}"
+        )
+    level: int = getattr(logging, text.upper())
+    return level
+
+
+@contextmanager
+def _dask_logs(level: int) -> Iterator[None]:
+    """In the block, Dask's log handlers on stderr show lines of ``level`` and above only."""
+    changed = [
+        (handler, handler.level)
+        for name in ("distributed", "tornado", "bokeh")
+        for handler in logging.getLogger(name).handlers
+        if isinstance(handler, logging.StreamHandler)
+    ]
+    for handler, _ in changed:
+        handler.setLevel(level)
+    try:
+        yield
+    finally:
+        for handler, old in changed:
+            handler.setLevel(old)
 
 
 def is_dask_client(executor: object) -> TypeGuard[Client]:
@@ -42,14 +82,23 @@ def _played_on_dask(spec: ChunkSpec, play: PlayChunk) -> tuple[str, dict[str, An
     return get_worker().address, play(spec)
 
 
-def _connect(workers: int, scheduler: str | None) -> tuple[Any, Any]:
-    """A Dask client, and the local cluster it runs on (None with ``scheduler``)."""
+def _import_dask() -> None:
+    """Import ``dask.distributed`` (which sets up its log handlers), or say what to install."""
     try:
-        from dask.distributed import Client, LocalCluster
+        import dask.distributed  # noqa: F401
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise PinastatsError(
             "the Dask engine needs the extra: pip install 'pinastats[dask]'"
         ) from exc
+
+
+def _connect(workers: int, scheduler: str | None, log_level: int) -> tuple[Any, Any]:
+    """A Dask client, and the local cluster it runs on (None with ``scheduler``).
+
+    The local cluster's processes log at ``log_level`` and above only.
+    """
+    from dask.distributed import Client, LocalCluster
+
     if scheduler is not None:
         try:
             return Client(scheduler, timeout=CONNECT_TIMEOUT), None
@@ -70,6 +119,7 @@ def _connect(workers: int, scheduler: str | None) -> tuple[Any, Any]:
             processes=True,
             dashboard_address=":0",
             worker_dashboard_address=None,
+            silence_logs=log_level,
         )
     return Client(cluster), cluster
 
@@ -87,15 +137,20 @@ def run_dask(
     """Play the chunks on a local Dask cluster of ``workers`` processes, or at ``scheduler``.
 
     As :func:`run_client`; the client and the local cluster are closed at the end.
+    Dask's own log lines (a lost worker's tracebacks, ...) are not shown unless
+    :data:`DASK_LOG` asks for them: pinastats says what went wrong in its words.
     """
-    client, cluster = _connect(workers, scheduler)
-    where = f"the Dask scheduler at {scheduler}" if scheduler else "the local Dask cluster"
-    try:
-        return run_client(specs, client, where, bar, worker_timeout, play, sink, warm)
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    level = dask_log_level()
+    _import_dask()
+    with _dask_logs(level):
+        client, cluster = _connect(workers, scheduler, level)
+        where = f"the Dask scheduler at {scheduler}" if scheduler else "the local Dask cluster"
+        try:
+            return run_client(specs, client, where, bar, worker_timeout, play, sink, warm)
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
 
 
 def run_client(

@@ -4,14 +4,21 @@
 :func:`~pinastats.simulation.simulate` (the same seed gives the same games), but the
 per-game table is never held whole: the chunks' rows go, in game order, into files
 of at most ``piece_games`` games each (``runs/games-00000.parquet``,
-``runs/games-00001.parquet``, ...), each written to a temporary name and renamed
-when complete, and the summary is computed from counts kept as the chunks arrive
-(seat and position wins, end reasons, a histogram of the rounds).
+``runs/games-00001.parquet``, ...), each written whole or not at all
+(:func:`~pinastats._files.written_whole`), and the summary is computed from
+counts kept as the chunks arrive (seat and position wins, end reasons, a
+histogram of the rounds).
 Concatenated in name order, the pieces are the table ``simulate`` returns.
+
+A run stopped before its end (Ctrl-C, SIGTERM, an error, a full disk) leaves
+its complete pieces, and its error says that the run is incomplete and which
+pieces (which games) it leaves. A rerun does not continue it: a place that
+holds pieces is refused, so pieces of two runs are never mixed.
 """
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,13 +28,15 @@ from typing import Any
 import numpy as np
 
 from pinastats._arrays import IntArray
+from pinastats._files import check_output, claimed
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.dice.errors import at_least
-from pinastats.errors import PinastatsError
+from pinastats.errors import OutputError, PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.rules import EndReason
 from pinastats.simulation.chunk import CHUNK_FIELDS
+from pinastats.simulation.progress import Interrupted, Stopped, stop_signal
 from pinastats.simulation.result import SimulationResult, output_suffix, win_rate_row
 
 PIECE_GAMES = 100_000
@@ -55,14 +64,19 @@ class PiecePlan:
         """The file of piece ``index``: ``runs/games-00003.parquet`` for 3."""
         return Path(self.pattern.replace(PLACEHOLDER, f"{index:0{WIDTH}d}"))
 
+    def matches(self, path: Path) -> bool:
+        """Whether ``path`` is named like a piece of this plan (in its folder, any number)."""
+        head, tail = Path(self.pattern).name.split(PLACEHOLDER)
+        rule = re.compile(re.escape(head) + r"\d+" + re.escape(tail) + "$")
+        same_folder = path.absolute().parent == Path(self.pattern).absolute().parent
+        return same_folder and rule.match(path.name) is not None
+
     def existing(self) -> list[Path]:
         """Files already matching the pattern (pieces of an earlier run)."""
-        folder, name = Path(self.pattern).parent, Path(self.pattern).name
-        head, tail = name.split(PLACEHOLDER)
-        rule = re.compile(re.escape(head) + r"\d+" + re.escape(tail) + "$")
+        folder = Path(self.pattern).parent
         if not folder.is_dir():
             return []
-        return sorted(p for p in folder.iterdir() if rule.match(p.name))
+        return sorted(p for p in folder.iterdir() if self.matches(p))
 
 
 def piece_plan(out: str, folder: bool = False) -> PiecePlan | None:
@@ -258,9 +272,15 @@ def simulate_pieces(
     ``play`` plays the run instead of ``simulate``, with its arguments and a
     ``chunk_sink`` (e.g. :func:`pinastats.records.record_run` with its ``path``).
     Returns the summary (as :meth:`SimulationResult.summary`) and the pieces' paths.
-    Refuses a place that already holds pieces (an earlier run's would mix with
-    these). Stopped (Ctrl-C, SIGTERM, an error), the run leaves its complete pieces
-    (games 0 to k - 1, in order) and no partly written file.
+
+    The first piece's path is checked before any game is played
+    (:func:`~pinastats._files.check_output`), and the pattern is held while the
+    run plays (a lock file, ``runs/games-{}.parquet.lock``): a second run writing
+    the same pieces is refused. A place that already holds pieces is refused too
+    (an earlier run's, complete or not, would mix with these): pieces of two runs
+    are never mixed. Stopped (Ctrl-C, SIGTERM, an error, a full disk), the run
+    leaves its complete pieces (games 0 to k - 1, in order) and no partly
+    written file, and its error says the run is incomplete and which pieces are left.
     """
     from pinastats.simulation.runner import simulate
 
@@ -271,18 +291,59 @@ def simulate_pieces(
             "(or save a whole table with simulate(...).save)"
         )
     piece_games = at_least(piece_games, "games per piece", 1)
-    old = plan.existing()
-    if old:
-        raise PinastatsError(
-            f"{old[0].parent} already holds {len(old)} piece(s) like {old[0].name}: "
-            "remove them or write to another folder"
-        )
+    _refuse_earlier(plan)
+    check_output(plan.path(0))
     seats = tuple(resolve_agent(a) for a in agents)
     if config is None:
         config = GameConfig(players=options.get("players") or len(seats))
-    plan.path(0).parent.mkdir(parents=True, exist_ok=True)
-    writer = PieceWriter(plan, piece_games, config, seats)
-    run = (simulate if play is None else play)(
-        seats, games, config=config, chunk_sink=writer, **options
+    with claimed(plan.pattern):
+        _refuse_earlier(plan)  # again, now that no other run can start writing them
+        writer = PieceWriter(plan, piece_games, config, seats)
+        try:
+            run = (simulate if play is None else play)(
+                seats, games, config=config, chunk_sink=writer, **options
+            )
+            paths = writer.finish()
+        except BaseException as exc:
+            _raise_incomplete(exc, writer.written, piece_games, games)
+            raise
+    return writer.counts.summary(run), paths
+
+
+def _refuse_earlier(plan: PiecePlan) -> None:
+    """Refuse a place that already holds pieces of the plan's pattern."""
+    old = plan.existing()
+    if old:
+        raise PinastatsError(
+            f"{old[0].parent} already holds {len(old)} piece(s) like {old[0].name} "
+            f"({old[0].name} to {old[-1].name}), perhaps of an incomplete run: pieces of "
+            "two runs are never mixed, so remove them or write to another place"
+        )
+
+
+def _raise_incomplete(
+    exc: BaseException, written: list[Path], piece_games: int, games: int
+) -> None:
+    """Raise ``exc`` again, saying the run is incomplete and which pieces it leaves.
+
+    Nothing is said when no piece was written (nothing is left). A stop stays a
+    stop (:class:`Stopped`), a bad input or a full disk a :class:`PinastatsError`;
+    any other error gets the words as a note.
+    """
+    if not written:
+        return
+    done = len(written) * piece_games
+    left = (
+        f"the run is incomplete: it leaves {len(written)} piece(s), {written[0]} to "
+        f"{written[-1].name} (games 0 to {done - 1:,} of {games:,}); a rerun to the same "
+        "place refuses them: remove them, or write to another place"
     )
-    return writer.counts.summary(run), writer.finish()
+    if isinstance(exc, Interrupted):
+        raise Interrupted(exc.done, exc.total, exc.signum, then=left) from None
+    if isinstance(exc, KeyboardInterrupt):
+        raise Stopped(f"{str(exc) or 'interrupted'}; {left}", stop_signal(exc)) from None
+    if isinstance(exc, OutputError):
+        raise OutputError(f"{exc}; {left}", exc.path, exc.errno or errno.EIO) from exc
+    if isinstance(exc, PinastatsError):
+        raise PinastatsError(f"{exc}; {left}") from exc
+    exc.add_note(left)

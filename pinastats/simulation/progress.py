@@ -33,13 +33,31 @@ def _clock(seconds: float) -> str:
     return f"{days:,} days {text}" if days else text
 
 
-class Interrupted(KeyboardInterrupt):
-    """A run stopped by Ctrl-C (or SIGTERM, ``signum``) after ``done`` of ``total`` games."""
+class Stopped(KeyboardInterrupt):
+    """Work stopped by Ctrl-C (or SIGTERM, ``signum``); the message says what was done."""
 
-    def __init__(self, done: int, total: int, signum: int = signal.SIGINT) -> None:
+    def __init__(self, message: str, signum: int = signal.SIGINT) -> None:
+        super().__init__(message)
+        self.signum = signum
+
+
+def stop_signal(exc: BaseException) -> int:
+    """The signal that stopped the work: ``exc``'s ``signum`` (SIGTERM), else SIGINT (Ctrl-C)."""
+    signum = getattr(exc, "signum", signal.SIGINT)
+    return signum if isinstance(signum, int) else signal.SIGINT
+
+
+class Interrupted(Stopped):
+    """A run stopped by Ctrl-C (or SIGTERM, ``signum``) after ``done`` of ``total`` games.
+
+    ``then``: what else there is to say (what was written, what was not).
+    """
+
+    def __init__(self, done: int, total: int, signum: int = signal.SIGINT, then: str = "") -> None:
         how = "" if signum == signal.SIGINT else " (terminated)"
-        super().__init__(f"interrupted{how} after {done:,} of {total:,} games")
-        self.done, self.total, self.signum = done, total, signum
+        text = f"interrupted{how} after {done:,} of {total:,} games" + (f"; {then}" if then else "")
+        super().__init__(text, signum)
+        self.done, self.total = done, total
 
 
 class _Progress:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from pinastats._files import written_whole
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
@@ -72,13 +71,6 @@ def win_rate_row(
     low, high = wilson_interval(wins, games)
     counts = {"wins": wins} if games_column is None else {"wins": wins, games_column: games}
     return labels | counts | {"win_rate": wins / games, "ci_low": low, "ci_high": high}
-
-
-def _umask() -> int:
-    """The process umask (read by setting it, then restoring it)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 @dataclass(frozen=True)
@@ -349,26 +341,17 @@ class SimulationResult:
         }
 
     def save(self, path: str | Path) -> Path:
-        """Write the per-game table as Parquet (``.parquet``) or CSV, atomically.
+        """Write the per-game table as Parquet (``.parquet``) or CSV; return the path.
 
-        The table goes to a temporary file next to ``path``, renamed when complete;
-        on any exception (Ctrl-C, and SIGTERM in the command line) it is removed.
+        Written whole or not at all (:func:`~pinastats._files.written_whole`): on any
+        failure, Ctrl-C or SIGTERM nothing is left at ``path`` or next to it, and a
+        failure of the disk is an :class:`~pinastats.errors.OutputError` naming ``path``.
         """
         path = Path(path)
-        suffix = output_suffix(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = ""
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            os.close(fd)
-            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private (0600)
-            if suffix == ".parquet":
-                self.games.to_parquet(tmp, index=False)
-            else:
-                self.games.to_csv(tmp, index=False)
-            os.replace(tmp, path)
-        except BaseException:
-            if tmp:
-                Path(tmp).unlink(missing_ok=True)
-            raise
+        if output_suffix(path) == ".parquet":
+            with written_whole(path) as file:
+                self.games.to_parquet(file, index=False)
+        else:
+            with written_whole(path, encoding="utf-8") as file:
+                self.games.to_csv(file, index=False)
         return path

@@ -33,6 +33,7 @@ from pinastats.simulation.chunk import (
     PlayChunk,
     plays_rollout,
     run_chunk,
+    stoppable,
     warm_up,
 )
 from pinastats.simulation.cluster import WORKER_TIMEOUT, is_dask_client, run_client, run_dask
@@ -111,6 +112,9 @@ def _run_local(
     """Play the chunks on ``workers`` threads, in chunk order, ``2 workers`` chunks in flight.
 
     ``warm`` compiles the chunk kernel first, so that the threads do not wait on it.
+    Leaving early (Ctrl-C, an error), the chunks being played on the Python path
+    stop before their next turn (:func:`~pinastats.simulation.chunk.stoppable`)
+    instead of being played to their end.
     """
     warm()
     bar.begin()
@@ -120,9 +124,21 @@ def _run_local(
             parts.append(sink(spec.index, play(spec)))
             bar.update(spec.games)
         return parts
+    stop = threading.Event()
     # kernels release the GIL, so threads run them on separate cores
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        return _gather(specs, pool, play, 2 * workers, bar, sink)[0]
+        try:
+            return _gather(specs, pool, functools.partial(_until, stop, play), 2 * workers,
+                           bar, sink)[0]  # fmt: skip
+        except BaseException:
+            stop.set()  # before the pool waits for its threads
+            raise
+
+
+def _until(stop: threading.Event, play: PlayChunk, spec: ChunkSpec) -> dict[str, Any]:
+    """Play ``spec`` in this thread, giving up once ``stop`` is set."""
+    with stoppable(stop):
+        return play(spec)
 
 
 def _run_executor(

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import math
+from typing import Any
 
 import numpy as np
 import pytest
 
+from pinastats.balance import search
 from pinastats.balance.search import planted_play, search_starting_scores
 from pinastats.balance.seats import SeatCounts, SelfPlay, candidate_vectors, joint_z
 from pinastats.errors import PinastatsError
@@ -107,6 +110,25 @@ def test_self_play_counts_the_wins_of_each_seat() -> None:
         ({"players": 2, "budget": 0}, "budget must be a whole number >= 1, got 0"),
         ({"players": 2, "candidates": [(1, 2, 3)]}, "a candidate must be 2 whole numbers"),
         ({"players": 2, "agent": "evv"}, "did you mean 'ev'"),
+        (
+            {"players": 2, "spread": 1_000_000},
+            "spread=1,000,000 makes 1,000,001 starting-score vectors for 2 players, more than a "
+            "search tries (at most 5,000): give a spread of at most 4,999",
+        ),
+        (
+            {"players": 4, "spread": 1000, "budget": 10**12},
+            "167,668,501 starting-score vectors for 4 players, more than a search tries (at "
+            "most 5,000): give a spread of at most 29",
+        ),
+        (
+            {"players": 2, "spread": 20, "budget": 10, "first_round": 1},
+            "(one game each at least, from a budget of 10 games): give a spread of at most 9",
+        ),
+        (
+            {"players": 2, "candidates": [(1, k) for k in range(5_001)]},
+            "5,001 candidates given, more than a search tries (at most 5,000)",
+        ),
+        ({"players": 2, "budget": 10**16}, "may play 5,000,000,000,001,000 games in one run"),
     ],
 )
 def test_bad_input_is_named(kwargs: dict[str, object], message: str) -> None:
@@ -131,3 +153,35 @@ def test_a_rigged_seat_is_detected_in_real_games() -> None:
     assert row.counts.deviation_interval()[0] > 0.05
     assert result.fairest.starting_scores != rigged
     assert result.candidates[-1].starting_scores == rigged
+
+
+@pytest.mark.parametrize(("budget", "first_round"), [(1_000, 1), (5_000, 10), (123_457, 1_000)])
+@pytest.mark.parametrize("planted", [(1, 3), (1, 1), (1, 2, 2, 4)])
+def test_no_run_of_a_search_is_larger_than_its_memory_check_assumes(
+    budget: int, first_round: int, planted: tuple[int, ...]
+) -> None:
+    """The memory check takes ``(budget + first_round) // 2`` games as the largest run."""
+    play = planted_play(planted, slope=0.2)
+    runs: list[int] = []
+
+    def counted(scores: tuple[int, ...], games: int, seed: int) -> Any:
+        runs.append(games)
+        return play(scores, games, seed)
+
+    search_starting_scores(len(planted), play=counted, budget=budget, first_round=first_round,
+                           spread=3)  # fmt: skip
+    assert max(runs) <= (budget + first_round) // 2
+
+
+def test_a_long_round_says_how_far_it_got(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search, "PROGRESS_EVERY", 0.0)
+    said = io.StringIO()
+    search_starting_scores(2, play=planted_play((1, 3)), budget=100, first_round=10, spread=3,
+                           progress=said)  # fmt: skip
+    lines = said.getvalue().splitlines()
+    assert lines[:3] == [
+        "pinastats: 2 players, round 0: 1 of 4 vectors x 10 games played",
+        "pinastats: 2 players, round 0: 2 of 4 vectors x 10 games played",
+        "pinastats: 2 players, round 0: 3 of 4 vectors x 10 games played",
+    ]
+    assert lines[3].startswith("pinastats: 2 players, round 0: 4 vectors x 10 games")

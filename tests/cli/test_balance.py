@@ -45,6 +45,11 @@ def test_search_table_and_progress(cli: Cli) -> None:
         (["--players", "5"], "players must be 2, 3 or 4, got 5"),
         (["--players", "2", "--agent", "stratgic"], "did you mean 'strategic'"),
         (["--players", "2", "--games", "0"], "--games: must be at least 1, got 0"),
+        (["--players", "2", "--spread", "1000000"], "makes 1,000,001 starting-score vectors"),
+        (["--players", "4", "--spread", "1000"], "makes 167,668,501 starting-score vectors"),
+        (["--players", "2", "--games", "10000000000000000"], "of memory for the per-game table"),
+        (["--players", "2", "--coasters", "--games", "10000000000000000"], "of memory for the"),
+        (["--players", "2", "--what-if", "--games", "10000000000000000"], "of memory for the"),
     ],
 )
 def test_bad_input_is_one_error_line(cli: Cli, argv: list[str], message: str) -> None:

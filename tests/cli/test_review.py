@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from pinastats.records import GameRecord, record_games, write_records
+from pinastats.records import review as review_module
 from pinastats.records.review import COLUMNS, GameReview, review_game
+from tests.full_disk import NO_SPACE, files_under, fill_disk
 
 PLAYOUTS = 6
 
@@ -94,3 +96,39 @@ def test_cli_refusals(cli: Cli, tmp_path: Path, short_game: GameRecord) -> None:
     line = cli("review", str(tampered)).one_error_line()
     assert "turn" in line
     assert "does not replay" in line
+
+
+@pytest.mark.parametrize("fmt", ["table", "json", "pdf"])
+def test_a_full_disk_is_one_error_naming_the_file_and_leaves_nothing(
+    cli: Cli,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    short_game: GameRecord,
+    review: GameReview,
+    fmt: str,
+) -> None:
+    path = write_records(tmp_path / "g.jsonl", [short_game])
+    monkeypatch.setattr(review_module, "review_game", lambda record, **options: review)
+    fill_disk(monkeypatch)
+    out = tmp_path / "reviews" / f"review.{fmt}"
+    line = cli("review", str(path), "--format", fmt, "--out", str(out), "-q").one_error_line()
+    assert line == f"pinastats: error: cannot write {out}: {NO_SPACE}"
+    assert files_under(tmp_path) == ["g.jsonl"]  # no partial file, no temporary file, no lock
+
+
+def test_out_is_checked_before_the_review(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, short_game: GameRecord
+) -> None:
+    path = write_records(tmp_path / "g.jsonl", [short_game])
+
+    def no_review(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the game was reviewed")
+
+    monkeypatch.setattr(review_module, "review_game", no_review)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    out = blocker / "review.pdf"
+    line = cli("review", str(path), "--format", "pdf", "--out", str(out)).one_error_line()
+    assert line == f"pinastats: error: --out {out}: {blocker} is a file, not a folder"
+    line = cli("review", str(path), "--out", str(tmp_path)).one_error_line()
+    assert line == f"pinastats: error: --out {tmp_path}: is a folder; give a file name"

@@ -13,6 +13,7 @@ import pytest
 
 from pinastats.dice import Combination, solve_turn, stored
 from pinastats.dice.stored import load_solution, save_solution
+from tests.full_disk import files_under, fill_disk
 
 
 @pytest.fixture(autouse=True)
@@ -118,3 +119,16 @@ def test_optimal_hold_starts_without_numba_once_its_target_is_stored(tmp_path: P
     assert first[:2] == ["0", "True"]  # solved: numba compiled the dice solvers
     assert second == ["0", "False", first[2]]  # read back: the same output, no numba
     assert runs[1].stderr == ""
+
+
+def test_a_full_disk_keeps_nothing_and_the_target_is_solved_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    comb = Combination.FULL_HOUSE
+    opened = fill_disk(monkeypatch, room=1_000)  # part of the file, then ENOSPC
+    assert save_solution(comb, solve_turn(comb)) is None
+    assert len(opened) == 1  # written through the one writer
+    where = stored._path(comb, 3, False)
+    assert where is not None
+    assert files_under(where.parent) == []  # no partial file, no temporary file
+    assert load_solution(comb) is None

@@ -11,6 +11,8 @@ import pytest
 
 import pinastats.report
 from pinastats.cli import report as cli_report
+from pinastats.simulation.progress import Interrupted
+from tests.full_disk import NO_SPACE, fill_disk
 from tests.report.conftest import GAMES, SEED, Written
 
 Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
@@ -136,3 +138,46 @@ def test_a_folder_no_file_can_be_made_in(cli: Cli) -> None:
     line = cli("report", "--players", "2", "-o", "/proc/x.pdf").one_error_line()
     assert "cannot write in the folder /proc (" in line or line.endswith("/proc is not writable")
     assert not Path("/proc/x.pdf").exists()
+
+
+def test_a_full_disk_is_one_error_naming_the_file_and_leaves_nothing(
+    cli: Cli, two_players: Written, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pinastats.report, "build_report", lambda p, **o: two_players.report)
+    fill_disk(monkeypatch, room=24_000)  # a partial PDF of 24 kB, then ENOSPC
+    target = tmp_path / "reports" / "two.pdf"
+    result = cli("report", "--players", "2", "-o", str(target), "--games", "10", "--allow-small",
+                 "-q")  # fmt: skip
+    assert result.one_error_line() == f"pinastats: error: cannot write {target}: {NO_SPACE}"
+    assert files_under(tmp_path) == []
+
+
+@pytest.mark.parametrize("out_dir", [False, True])
+def test_ctrl_c_says_which_reports_were_written(
+    cli: Cli, two_players: Written, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, out_dir: bool
+) -> None:
+    def build(players: int, **options: Any) -> Any:
+        if players == 3:
+            raise Interrupted(5_000, 20_000)
+        return two_players.report
+
+    def write(report: Any, path: Path) -> Path:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"%PDF")
+        return path
+
+    monkeypatch.setattr(pinastats.report, "build_report", build)
+    monkeypatch.setattr(pinastats.report, "write_pdf", write)
+    where = ["--players", "2", "3", "4", "--out-dir", str(tmp_path)] if out_dir else [
+        "--players", "3", "-o", str(tmp_path / "three.pdf")]  # fmt: skip
+    result = cli("report", *where, "--games", "10", "--allow-small", "-q")
+    assert result.code == 130
+    said = "pinastats: interrupted after 5,000 of 20,000 games, building the 3-player report: "
+    if out_dir:
+        said += (f"wrote {tmp_path / 'strategy-2p.pdf'}; did not write "
+                 f"{tmp_path / 'strategy-3p.pdf'}, {tmp_path / 'strategy-4p.pdf'}")  # fmt: skip
+        assert files_under(tmp_path) == ["strategy-2p.pdf"]
+    else:
+        said += "no file was written"
+        assert files_under(tmp_path) == []
+    assert result.err.splitlines()[-1] == said

@@ -179,6 +179,8 @@ def free_port() -> int:
         (["--agents", "ev,genius"], "unknown agent 'genius'"),
         (["--agents", "ev,greedy", "--players", "3"], "2 agent(s) given for 3 players"),
         (["--agents", "ev,greedy,ev,ev,ev"], "players must be 2, 3 or 4"),
+        (["--agents", "ev,ev", "--players", "5"], "players must be 2, 3 or 4, got 5 (--players)"),
+        (["--agents", "ev,ev", "--out", "x.csv", "--record", "./x.csv"], "both name ./x.csv"),
         (["--agents", "ev,greedy", "--games", "0"], "--games: must be at least 1"),
         (["--agents", "ev,greedy", "--games", "-5"], "--games: must be at least 1"),
         (["--agents", "ev,greedy", "--games", "many"], "--games: expected a whole number"),

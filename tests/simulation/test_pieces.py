@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import pandas as pd
@@ -63,12 +63,12 @@ def test_an_interrupted_write_leaves_no_partial_piece(
     real = pd.DataFrame.to_parquet
     calls = []
 
-    def half_written(self: pd.DataFrame, path: str, **kw: Any) -> None:
-        calls.append(path)
+    def half_written(self: pd.DataFrame, file: BinaryIO, **kw: Any) -> None:
+        calls.append(file)
         if len(calls) == 2:  # the second piece: a file begun, then Ctrl-C
-            Path(path).write_bytes(b"PAR1 half")
+            file.write(b"PAR1 half")
             raise KeyboardInterrupt
-        real(self, path, **kw)
+        real(self, file, **kw)
 
     monkeypatch.setattr(pd.DataFrame, "to_parquet", half_written)
     with pytest.raises(KeyboardInterrupt):

@@ -6,7 +6,7 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 import pandas as pd
@@ -122,8 +122,8 @@ def test_save_round_trips(result: SimulationResult, tmp_path: Path, suffix: str)
 def test_failed_write_leaves_no_partial_file(
     result: SimulationResult, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: BaseException
 ) -> None:
-    def half_write(self: pd.DataFrame, path: str, **kw: Any) -> None:
-        Path(path).write_text("game,first_seat\n0,", encoding="utf-8")
+    def half_write(self: pd.DataFrame, file: TextIO, **kw: Any) -> None:
+        file.write("game,first_seat\n0,")
         raise error
 
     monkeypatch.setattr(pd.DataFrame, "to_csv", half_write)

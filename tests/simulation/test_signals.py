@@ -6,13 +6,19 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import TextIO
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from pinastats.cli._common import Terminated
+from pinastats.game.config import GameConfig
+from pinastats.records.record import record_chunk
+from pinastats.simulation.chunk import ChunkSpec, RunStoppedError, run_python_chunk, stoppable
 from pinastats.simulation.progress import Interrupted
 from pinastats.simulation.runner import simulate
 
@@ -68,7 +74,7 @@ def test_a_signal_mid_run_stops_with_a_message_and_no_file(
     assert 0 < played < 2_000_000
     assert last.endswith(" of 2,000,000 games")
     assert "Traceback" not in err
-    assert list((tmp_path / "runs").iterdir()) == []  # no table, no temporary file
+    assert list(tmp_path.iterdir()) == []  # no table, no temporary file, no lock, no new folder
 
 
 def test_a_stop_while_saving_leaves_no_temporary_file(
@@ -76,8 +82,8 @@ def test_a_stop_while_saving_leaves_no_temporary_file(
 ) -> None:
     result = simulate(["random", "random"], 200, seed=1, workers=1)
 
-    def stopped(self: pd.DataFrame, path: str, **options: object) -> None:
-        Path(path).write_text("half a table")
+    def stopped(self: pd.DataFrame, file: TextIO, **options: object) -> None:
+        file.write("half a table")
         raise Terminated
 
     monkeypatch.setattr(pd.DataFrame, "to_csv", stopped)
@@ -114,3 +120,78 @@ def test_another_runtime_error_is_not_taken_for_an_interrupt(
     monkeypatch.setattr(runner, "_run_local", broken)
     with pytest.raises(RuntimeError, match="a bug"):
         simulate(["random", "random"], 100, seed=1, workers=2)
+
+
+MARKER = '''
+"""An agent of the default moves whose turns leave word of what is being played."""
+
+import sys
+from pathlib import Path
+
+from pinastats.agents import PythonAgent
+
+
+class Marker(PythonAgent):
+    def start_turn(self, game):
+        here = Path(__file__).parent
+        (here / "playing").touch()
+        frame = sys._getframe()
+        while frame is not None:
+            if frame.f_code.co_name == "record_game":
+                (here / "recording").touch()
+            frame = frame.f_back
+'''
+"""A Python agent for the runs below: a file ``playing`` once it plays, ``recording`` once
+its games are being recorded (the records are played again after the games)."""
+
+
+def test_a_stopped_run_stops_its_python_chunks_at_the_next_turn() -> None:
+    from pinastats.agents.protocol import PythonAgent
+
+    agents = (PythonAgent(), PythonAgent())
+    spec = ChunkSpec(0, 50, np.random.SeedSequence(1), GameConfig(players=2), agents, -1)
+    stop = threading.Event()
+    with stoppable(stop):
+        assert len(run_python_chunk(spec)["winner"]) == 50  # not stopped: every game
+        stop.set()
+        with pytest.raises(RunStoppedError):
+            run_python_chunk(spec)
+        with pytest.raises(RunStoppedError):
+            record_chunk(spec, seed=1, chunk_size=50)
+    assert len(record_chunk(spec, seed=1, chunk_size=50)) == 50  # outside: no stop
+
+
+@pytest.mark.parametrize(("extra", "signal_on"), [([], "playing"), (["--record"], "recording")])
+def test_ctrl_c_stops_a_python_agent_run_at_once(
+    tmp_path: Path, extra: list[str], signal_on: str
+) -> None:
+    """The chunks being played on threads stop within a turn, not at their end.
+
+    A chunk of 1,000 games of a Python agent takes over 10 s on one core; the
+    run stops within a generous bound of that.
+    """
+    (tmp_path / "marker.py").write_text(MARKER)
+    records = [*extra, str(tmp_path / "games.jsonl")] if extra else []
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pinastats.cli.main", "simulate", "--agents",
+         f"ev,{tmp_path / 'marker.py'}:Marker", "--games", "1000000", "--chunk-size", "1000",
+         "--workers", "2", "--no-progress", *records],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 600  # a guard against a hang, not a timing check
+        while not (tmp_path / signal_on).exists():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the run never played"
+            time.sleep(0.05)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+        stopped = time.monotonic() - sent
+    finally:
+        proc.kill()
+    print(f"{' '.join(extra) or 'python agent'}: stopped {stopped:.2f} s after Ctrl-C")
+    assert proc.returncode == 130, err
+    assert err.splitlines()[-1].startswith("pinastats: interrupted after ")
+    assert stopped < 5.0, f"{stopped:.1f} s to stop"  # a chunk's end is over 10 s away
+    assert not [p.name for p in tmp_path.iterdir() if "games" in p.name]  # no file, no temporary
