@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from pinastats._files import written_whole
 from pinastats.dice.combinations import (
     Combination,
     UnknownCombinationError,
@@ -296,7 +297,8 @@ class Catalogue:
         """Write the catalogue in the file format, provenance first as ``#`` comments."""
         comments = "".join(f"# {line}".rstrip() + "\n" for line in self.provenance.splitlines())
         body = self.to_frame().to_csv(index=False, lineterminator="\n")
-        Path(path).write_text(comments + body, encoding="utf-8")
+        with written_whole(path, encoding="utf-8") as file:
+            file.write(comments + body)
 
     def combination_codes(self) -> npt.NDArray[np.int64]:
         """``(n_coasters,)``: index of each coaster's combination in ``list(Combination)``.
