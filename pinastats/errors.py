@@ -2,8 +2,10 @@
 
 Every error caused by what a user gave (dice, hands, keeps, cells, seats,
 rolls, names, files) is a :class:`PinastatsError`, itself a ``ValueError``, and
-its message names the bad value and what is allowed. Anything else escaping the
-API is a bug: the command line prints its traceback instead of one tidy line.
+its message names the bad value and what is allowed. One's own agent raising
+while it decides is an :class:`AgentFailedError` (its code, not pinastats').
+Anything else escaping the API is a bug: the command line prints its traceback
+instead of one tidy line.
 """
 
 from __future__ import annotations
@@ -59,3 +61,26 @@ class OutputError(PinastatsError, OSError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+class AgentFailedError(Exception):
+    """One's own agent raised while deciding: neither bad input nor a bug in pinastats.
+
+    ``str()`` names the agent, the decision (its method), where it was asked (game,
+    turn, seat) and what it raised; :attr:`details` is the agent's traceback as
+    text, so that the error reads the same when it comes back from a process or
+    Dask worker (a pickled exception loses its traceback).
+    """
+
+    def __init__(self, agent: str, decision: str, where: str, raised: str, details: str) -> None:
+        super().__init__(agent, decision, where, raised, details)
+        self.agent, self.decision, self.where = agent, decision, where
+        self.raised, self.details = raised, details
+
+    def __str__(self) -> str:
+        return f"agent {self.agent!r} raised {self.raised} in {self.decision} ({self.where})"
+
+    def in_game(self, number: int) -> AgentFailedError:
+        """The same failure, placed in game ``number`` (1-based) of a run."""
+        where = f"game {number}, {self.where}"
+        return AgentFailedError(self.agent, self.decision, where, self.raised, self.details)

@@ -275,7 +275,7 @@ write_records:path | R.write_records("/proc/r.jsonl", [c.rec]) | OutputError | /
 position_of:game | G.position_of(c.g.state) | game must be a Game, got GameState
 Agent.start_turn:game | c.a.start_turn(3) | game must be a Game, got 3
 Agent.choose_keep:game | c.a.choose_keep(None, H, 1, c.rng) | game must be a Game, got None
-tie_ranks:values | D.tie_ranks([1, "2"]) | values to rank must be numbers, got '2'
+tie_ranks:values | D.tie_ranks([1, "2"]) | values to rank must be finite numbers, got '2'
 search_starting_scores:players | B.search_starting_scores("2") | got '2'
 search_starting_scores:agent | B.search_starting_scores(2, agent="strategc")
     | AgentError | 'strategc'; did you mean 'strategic'
@@ -334,6 +334,35 @@ build_report:guests | report().build_report(2, games=2, guests=["evv"])
     | AgentError | 'evv'; did you mean 'ev'
 build_report:guest_games | report().build_report(2, games=2, guest_games=-1) | got -1
 build_report:designer_games | report().build_report(2, games=2, designer_games=-1) | got -1
+make_agent:params | A.make_agent("strategic(line=1)", line=2)
+    | AgentError | parameter 'line' is given twice
+Agent:params | A.Agent(A.AgentKind.STRATEGIC, {"line": float("nan")})
+    | AgentError | line must be a finite number from -1e\+09 to 1e\+09, got nan
+Agent:params | A.Agent(A.AgentKind.ROLLOUT, {"rollouts": 1e12})
+    | AgentError | rollouts must be a whole number from 0 to 10,000 .*got 1000000000000\.0
+Agent:params | A.Agent(A.AgentKind.ROLLOUT, {"policy": 4.0}) | AgentError | policy must be one of
+Coach:playouts | C.Coach(playouts=10**13) | CoachError | from 1 to 10000, got 10000000000000
+win_advice:playouts | C.win_advice(c.g, H, 0, playouts=10_001) | CoachError | got 10001
+win_advice:game | C.win_advice("notgame", H, 0) | game must be a Game, got 'notgame'
+tie_ranks:values | D.tie_ranks([float("nan"), 1]) | values to rank must be finite numbers, got nan
+tie_ranks:values | D.tie_ranks([1.0, float("inf")]) | finite numbers, got inf
+wilson_interval:successes | S.wilson_interval(5, 0) | from 0 to the 0 trials, got 5
+planted_play:slope | B.planted_play((1, 2), slope=float("nan"))
+    | slope must be a number from -1 to 1 \(win rate per point\), got nan
+simulate:progress | S.simulate(["ev", "ev"], 2, progress="yes")
+    | progress must be True, False or one of 'bar', 'lines', 'off', got 'yes'
+simulate:config | S.simulate(["ev", "ev"], 2, config="x") | config must be a GameConfig, got 'x'
+Game.from_state:config | G.Game.from_state("x", c.g.state) | config must be a GameConfig, got 'x'
+Game.from_state:state | G.Game.from_state(G.GameConfig(), None)
+    | state must be a GameState, got None \(type NoneType\)
+play_game:game | S.play_game("notagame", ["ev", "ev"]) | game must be a Game, got 'notagame'
+play_turn:game | S.play_turn("notagame", "ev", c.rng) | game must be a Game, got 'notagame'
+record_config:record | R.record_config("x") | record must be a GameRecord, got 'x'
+record_config:config | R.record_config(c.rec, config="x") | config must be a GameConfig, got 'x'
+SelfPlay:agent | B.SelfPlay(2, agent="nope.py:Mine")
+    | AgentLoadError | agent file 'nope\.py' not found
+play_traced:agents | B.play_traced(["coach", "ev"], 1)
+    | traced games are played in the chunk kernel.*'coach' plays in Python
 """
 
 UNCHECKED = r"""

@@ -29,7 +29,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar, cast, overload
 
 import numpy as np
 
@@ -37,7 +37,7 @@ from pinastats import _engine as E
 from pinastats._engine import K_EV, K_GREEDY, K_RANDOM, K_ROLLOUT, K_STRATEGIC
 from pinastats.agents.protocol import AgentProtocol, is_agent
 from pinastats.agents.tables import Workspace, turn_tables, workspace
-from pinastats.dice.errors import is_number
+from pinastats.dice.errors import is_finite_number, is_number
 from pinastats.dice.hands import check_dice, dice_tables
 from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game.game import Game, IllegalMoveError
@@ -81,6 +81,13 @@ ROLLOUT_DEFAULTS: dict[str, float] = {
 PARAMETER_NAMES = ("line", "block", "race", "win", "rollouts", "policy")
 """The parameters in the order of the kernels' ``PARAM_*`` slots."""
 
+MAX_PLAYOUTS = 10_000
+"""Most play-outs any setting takes: per placement (``rollout``), per outcome position
+(``coach``, win advice, reviews, reports)."""
+
+MAX_WEIGHT = 1e9
+"""Largest size of a ``strategic`` weight (values stay far from overflow in the turn DP)."""
+
 _PARAMETERS = {AgentKind.STRATEGIC: STRATEGIC_DEFAULTS, AgentKind.ROLLOUT: ROLLOUT_DEFAULTS}
 _POLICIES = {
     "random": K_RANDOM,
@@ -88,6 +95,34 @@ _POLICIES = {
     "ev": K_EV,
     "strategic": K_STRATEGIC,
 }
+
+
+def _check_parameter(agent: str, key: str, value: object, shown: str | None = None) -> float:
+    """``value`` of parameter ``key`` as a float, if allowed; ``shown``: the text given.
+
+    A weight is a finite number of size at most :data:`MAX_WEIGHT`, ``rollouts``
+    a whole number from 0 to :data:`MAX_PLAYOUTS`, ``policy`` the code of one of
+    the play-out agents.
+    """
+    given = repr(value if shown is None else shown)
+    number = cast("float", value)  # compared only once known to be a finite number
+    if key == "rollouts":
+        if not (is_finite_number(value) and 0 <= number <= MAX_PLAYOUTS and number == int(number)):
+            raise AgentError(
+                f"agent {agent!r}: rollouts must be a whole number from 0 to {MAX_PLAYOUTS:,} "
+                f"(play-outs per placement), got {given}"
+            )
+    elif key == "policy":
+        if not (is_number(value) and number in _POLICIES.values()):
+            raise AgentError(
+                f"agent {agent!r}: policy must be one of {', '.join(_POLICIES)}, got {given}"
+            )
+    elif not (is_finite_number(value) and abs(number) <= MAX_WEIGHT):
+        raise AgentError(
+            f"agent {agent!r}: {key} must be a finite number from {-MAX_WEIGHT:g} to "
+            f"{MAX_WEIGHT:g}, got {given}"
+        )
+    return float(number)
 
 
 PythonAgentFactory = Callable[[str, list[tuple[str, str]]], AgentProtocol]
@@ -126,10 +161,7 @@ class Agent:
             if key not in allowed:
                 raise AgentError(f"agent {self.kind.value!r}: unknown parameter {key!r} "
                                  f"(parameters: {', '.join(allowed) or 'none'})")  # fmt: skip
-            if not is_number(value):
-                raise AgentError(
-                    f"agent {self.kind.value!r}: {key} must be a number, got {value!r}"
-                )
+            _check_parameter(self.kind.value, key, value)
 
     @property
     def name(self) -> str:
@@ -308,6 +340,12 @@ def agent_names() -> list[str]:
     return [k.value for k in AgentKind] + list(PYTHON_AGENTS)
 
 
+def is_built_in(agent: object) -> bool:
+    """Whether ``agent`` is pinastats' own: an :class:`Agent` or a :data:`PYTHON_AGENTS` one."""
+    modules = {target.partition(":")[0] for target in PYTHON_AGENTS.values()}
+    return isinstance(agent, Agent) or type(agent).__module__ in modules
+
+
 AnyAgent = TypeVar("AnyAgent", bound=AgentProtocol)
 
 
@@ -349,6 +387,10 @@ def make_agent(spec: str | AgentProtocol, **params: float | str) -> AgentProtoco
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise AgentError(f"unknown agent {spec!r}{hint} (agents: {', '.join(agent_names())})")
     items = [(k, str(v)) for k, v in params.items()] + _parameter_items(spec, rest)
+    keys = [key for key, _ in items]
+    twice = next((key for key in keys if keys.count(key) > 1), None)
+    if twice is not None:
+        raise AgentError(f"agent {spec!r}: parameter {twice!r} is given twice; give it once")
     if name in PYTHON_AGENTS:
         return _python_factory(name)(spec, items)
     kind = AgentKind(name)
@@ -370,11 +412,10 @@ def make_agent(spec: str | AgentProtocol, **params: float | str) -> AgentProtoco
             values[key] = float(_POLICIES[val])
             continue
         try:
-            values[key] = float(val)
+            number = float(val)
         except ValueError:
             raise AgentError(f"agent {spec!r}: {key} must be a number, got {val!r}") from None
-        if key == "rollouts" and (values[key] < 0 or values[key] != int(values[key])):
-            raise AgentError(f"agent {spec!r}: rollouts must be a whole number >= 0, got {val!r}")
+        values[key] = _check_parameter(spec, key, number, shown=val)
     return Agent(kind, values)
 
 

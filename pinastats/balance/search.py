@@ -35,7 +35,7 @@ from pinastats.balance.seats import (
     round_seed,
     rulebook_scores,
 )
-from pinastats.dice.errors import at_least
+from pinastats.dice.errors import at_least, is_finite_number
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.simulation.limits import check_memory
@@ -331,6 +331,10 @@ def planted_play(planted: Scores, slope: float = 0.03) -> Play:
     each point above the table's mean is worth ``slope``. Each game's winner comes
     from one uniform number of ``default_rng(seed)``: common random numbers.
     """
+    if not (is_finite_number(slope) and -1 <= slope <= 1):
+        raise PinastatsError(
+            f"slope must be a number from -1 to 1 (win rate per point), got {slope!r}"
+        )
     n = len(planted)
 
     def play(scores: Scores, games: int, seed: int) -> Any:

@@ -20,7 +20,7 @@ import numpy as np
 from scipy.stats import norm
 
 from pinastats._arrays import IntArray
-from pinastats.agents.builtin import make_agent
+from pinastats.agents.loading import resolve_agent
 from pinastats.dice.errors import at_least, at_least_or_none
 from pinastats.errors import PinastatsError
 from pinastats.game.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
@@ -133,6 +133,8 @@ class SeatCounts:
 class SelfPlay:
     """:data:`Play` by simulation: ``agent`` in every seat, seat 1 moving first.
 
+    ``agent`` is a built-in agent's name or one's own (``FILE.py:Class``, ``module:Class``),
+    resolved as :func:`~pinastats.simulation.simulate` does; one's own plays in Python.
     ``config`` gives the catalogue, layout and rules (its starting scores are
     replaced by each vector tried); ``workers`` and ``chunk_size`` go to
     :func:`~pinastats.simulation.simulate` (the games do not depend on ``workers``).
@@ -146,7 +148,7 @@ class SelfPlay:
 
     def __post_init__(self) -> None:
         check_players(self.players)
-        make_agent(self.agent)  # unknown names fail here, with a suggestion
+        resolve_agent(self.agent)  # unknown names fail here, with a suggestion
         at_least_or_none(self.workers, "workers", 1)
         at_least(self.chunk_size, "chunk size", 1)
         if self.config is not None and self.config.players != self.players:

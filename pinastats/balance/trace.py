@@ -16,7 +16,9 @@ import numpy as np
 import pandas as pd
 
 from pinastats._arrays import IntArray
-from pinastats.agents.builtin import Agent, make_agent
+from pinastats.agents.builtin import Agent, AgentKind
+from pinastats.agents.loading import resolve_agent
+from pinastats.agents.protocol import AgentProtocol
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.rules import EndReason
@@ -81,7 +83,7 @@ def _placements(log: PlacementLog, first: IntArray, players: int, offset: int) -
 
 
 def play_traced(
-    agents: Sequence[Agent | str],
+    agents: Sequence[AgentProtocol | str],
     games: int,
     *,
     seed: int = 0,
@@ -92,11 +94,17 @@ def play_traced(
     """Play the games ``simulate(agents, games, seed=, config=, first_seat=)`` plays, traced.
 
     Same seed, chunk size and config: same games as :func:`simulate` (its winners,
-    scores and owners), with every placement recorded. Built-in agents only.
+    scores and owners), with every placement recorded. Kernel agents only (not ``coach``
+    nor one's own: they play in Python, without the placement log).
     """
-    seats = tuple(make_agent(a) for a in agents)
-    if not all(isinstance(a, Agent) for a in seats):
-        raise PinastatsError("traced games are played by built-in agents only")
+    resolved = tuple(resolve_agent(a) for a in agents)
+    seats = tuple(a for a in resolved if isinstance(a, Agent))
+    if len(seats) < len(resolved):
+        own = next(a for a in resolved if not isinstance(a, Agent))
+        raise PinastatsError(
+            "traced games are played in the chunk kernel, which logs each placement, by its "
+            f"agents only ({', '.join(k.value for k in AgentKind)}); {own.name!r} plays in Python"
+        )
     plan = plan_run(
         seats, games, seed=seed, config=config, first_seat=first_seat, chunk_size=chunk_size
     )

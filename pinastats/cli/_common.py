@@ -2,12 +2,14 @@
 
 Every user error (a :class:`~pinastats.errors.PinastatsError` from the engine,
 a :class:`CliError`, a file that cannot be read, or a bad option) ends the same
-way: one line on stderr starting ``pinastats: error:`` and exit status 2. Any
-other exception is a bug: its traceback is printed, with a line saying so, and
-the exit status is 1. Ctrl-C and SIGTERM stop a command the same way (SIGTERM
-is raised as a ``KeyboardInterrupt``, so the temporary files are removed):
-one line ``pinastats: interrupted ...`` and exit status 128 + the signal
-number (130 for Ctrl-C, 143 for SIGTERM).
+way: one line on stderr starting ``pinastats: error:`` and exit status 2. One's
+own agent raising (:class:`~pinastats.errors.AgentFailedError`) prints the
+agent's traceback and a ``pinastats: error:`` line naming the agent and the
+decision, exit status 3. Any other exception is a bug: its traceback is
+printed, with a line saying so, and the exit status is 1. Ctrl-C and SIGTERM
+stop a command the same way (SIGTERM is raised as a ``KeyboardInterrupt``, so
+the temporary files are removed): one line ``pinastats: interrupted ...`` and
+exit status 128 + the signal number (130 for Ctrl-C, 143 for SIGTERM).
 """
 
 from __future__ import annotations
@@ -31,12 +33,13 @@ from pinastats import __version__
 # the subcommands' number formats, shared with the reports
 from pinastats._format import percent as percent
 from pinastats._format import percent_range as percent_range
-from pinastats.errors import PinastatsError
+from pinastats.errors import AgentFailedError, PinastatsError
 
 PROG = "pinastats"
 FORMATS = ("table", "json", "csv")
 EXIT_USAGE = 2
 EXIT_BUG = 1
+EXIT_AGENT = 3
 
 Handler = Callable[[argparse.Namespace], int | None]
 
@@ -101,6 +104,13 @@ def _run(handler: Handler, args: argparse.Namespace) -> int:
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (Terminated)
         print(f"{PROG}: {str(exc) or 'interrupted'}", file=sys.stderr, flush=True)
         return 128 + int(getattr(exc, "signum", signal.SIGINT))
+    except AgentFailedError as exc:  # one's own agent raised: its traceback, then what it was asked
+        print(exc.details.rstrip("\n"), file=sys.stderr)
+        print(
+            f"{PROG}: error: {_one_line(exc)}; the traceback above is the agent's own",
+            file=sys.stderr,
+        )
+        return EXIT_AGENT
     except (CliError, PinastatsError, OSError) as exc:
         print(f"{PROG}: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_USAGE

@@ -43,7 +43,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     parser.add_argument("--players", type=int, required=True, metavar="N", help="players, 2-4")
     parser.add_argument(
-        "--agent", default="strategic", metavar="A", help="self-play agent (default strategic)"
+        "--agent",
+        default="strategic",
+        metavar="A",
+        help="self-play agent (default strategic); one's own as FILE.py:Class "
+        "(not with --coasters)",
     )
     parser.add_argument(
         "--games",
@@ -92,11 +96,11 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
 def run(args: argparse.Namespace) -> int:
     """Run the search, the coaster analysis or the what-if table, and print it."""
     from pinastats._warmup import ensure_warm
-    from pinastats.agents.builtin import make_agent
+    from pinastats.agents.loading import resolve_agent
     from pinastats.balance.seats import check_players
 
     players = check_players(args.players)
-    make_agent(args.agent)  # an unknown name fails here, with a suggestion
+    resolve_agent(args.agent)  # an unknown name fails here, with a suggestion
     if args.coasters or args.what_if:  # each simulation plays --games games
         from pinastats.game.config import GameConfig
         from pinastats.simulation.limits import check_memory

@@ -25,7 +25,7 @@ from pinastats.coach.outcomes import (
 )
 from pinastats.coach.solve import TurnWin, solve_win_turn, standard_error
 from pinastats.dice.hands import TIE_TOL, check_dice, dice_tables
-from pinastats.errors import PinastatsError
+from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game.game import Game
 
 Dice = tuple[int, ...]
@@ -212,6 +212,7 @@ def win_advice(
     second by more than :data:`CLEAR_LEAD` paired standard errors or each
     outcome has ``playouts``; ``too_close_to_call`` tells when the cap came first.
     """
+    expect_instance(game, Game, "game", "Game.new()")
     hand_dice = check_dice(dice)
     rolls_left = check_rolls_left(rolls_left)
     rolls = game.config.rules.rolls

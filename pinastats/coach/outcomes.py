@@ -37,9 +37,9 @@ import numpy as np
 from pinastats import _engine as E
 from pinastats._arrays import BoolArray, FloatArray, IntArray
 from pinastats._engine import Board, GameState, Rng, copy_state, new_stream, stream_rng
-from pinastats.agents.builtin import make_agent
+from pinastats.agents.builtin import MAX_PLAYOUTS, make_agent
 from pinastats.agents.tables import Workspace, turn_tables, workspace
-from pinastats.dice.errors import at_least, at_least_or_none
+from pinastats.dice.errors import at_least_or_none, whole_number
 from pinastats.errors import PinastatsError
 from pinastats.game.game import Game
 from pinastats.game.rules import EndReason, HappyHourEffect
@@ -67,8 +67,8 @@ def check_policy(policy: str) -> str:
 
 
 def check_playouts(playouts: int) -> int:
-    """A number of play-outs, checked: a whole number >= 1."""
-    return at_least(playouts, "play-outs", 1, CoachError)
+    """A number of play-outs, checked: a whole number from 1 to :data:`MAX_PLAYOUTS`."""
+    return whole_number(playouts, "play-outs", 1, MAX_PLAYOUTS, CoachError)
 
 
 def check_seed(seed: int | None) -> int | None:

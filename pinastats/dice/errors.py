@@ -6,6 +6,7 @@ whose message names the bad value and what is allowed.
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import cast
 
@@ -47,6 +48,17 @@ def is_whole(value: object) -> bool:
 def is_number(value: object) -> bool:
     """Whether ``value`` is a real number (Python or NumPy, ``Fraction`` too), bools excluded."""
     return not isinstance(value, bool) and isinstance(value, numbers.Real)
+
+
+def is_finite_number(value: object) -> bool:
+    """Whether ``value`` is a real number that is neither NaN nor infinite (:func:`is_number`).
+
+    >>> is_finite_number(2.5), is_finite_number(float("nan")), is_finite_number(10**400)
+    (True, False, True)
+    """
+    if not is_number(value):
+        return False
+    return isinstance(value, numbers.Rational) or math.isfinite(cast("float", value))
 
 
 def whole_number(value: object, what: str, low: int, high: int, error: type[PinastatsError]) -> int:

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pinastats.dice.errors import TargetError, is_number
+from pinastats.dice.errors import TargetError, is_finite_number
 from pinastats.dice.hands import TIE_TOL, check_hand_index, dice_tables
 from pinastats.errors import PinastatsError
 
@@ -45,9 +45,9 @@ def tie_ranks(values: Sequence[Value] | npt.NDArray[Any]) -> list[int]:
     [1, 1, 3]
     """
     items = list(values)
-    bad = [v for v in items if not is_number(v)]
+    bad = [v for v in items if not is_finite_number(v)]
     if bad:
-        raise PinastatsError(f"values to rank must be numbers, got {bad[0]!r} in {values!r}")
+        raise PinastatsError(f"values to rank must be finite numbers, got {bad[0]!r} in {values!r}")
     exact = _is_exact(values)
     order = sorted(range(len(items)), key=lambda i: -items[i])
     ranks = [0] * len(items)

@@ -79,6 +79,17 @@ class Phase(IntEnum):
 _CHANCE = (Phase.DEAL, Phase.FIRST_SEAT, Phase.ROLL, Phase.HAPPY_HOUR)
 
 
+class IllegalActionError(PinastatsError, pyspiel.SpielError):  # type: ignore[misc]
+    """An action not legal at a state: OpenSpiel's ``SpielError`` and a :class:`PinastatsError`."""
+
+
+def _actions_text(actions: list[int]) -> str:
+    """The legal actions, listed in full up to 12, else their count and range."""
+    if len(actions) <= 12:
+        return str(actions)
+    return f"{len(actions)} actions from {min(actions)} to {max(actions)} (see legal_actions())"
+
+
 def happy_hour_base(n_cells: int) -> int:
     """Action of Happy Hour option 0 on a layout of ``n_cells`` cells."""
     return PLACE_BASE + n_cells
@@ -361,7 +372,23 @@ class PinaColadiceState(pyspiel.State):  # type: ignore[misc]
             raise PinastatsError(f"no Happy Hour effect at the {self.phase.name} phase")
         return self.effect
 
+    def _check_legal(self, action: int) -> None:
+        """Raise :class:`IllegalActionError` unless ``action`` may be applied at this state."""
+        if self.phase is Phase.TERMINAL:
+            raise IllegalActionError(f"action {action}: the game is over, no action applies")
+        if self.phase in _CHANCE:
+            who, legal = "chance", [a for a, _ in self.chance_outcomes()]
+        else:
+            seat = self.current_player()
+            who, legal = f"seat {seat}", self._legal_actions(seat)
+        if action not in legal:
+            raise IllegalActionError(
+                f"action {action} is not legal at the {self.phase.name} phase ({who}); "
+                f"the legal actions are {_actions_text(legal)}"
+            )
+
     def _apply_action(self, action: int) -> None:
+        self._check_legal(int(action))
         phase = self.phase
         if phase is Phase.DEAL:
             self.dealt.append(int(action))

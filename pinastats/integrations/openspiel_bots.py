@@ -24,9 +24,10 @@ import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 from pinastats.agents.builtin import make_agent
 from pinastats.agents.protocol import AgentProtocol
+from pinastats.dice.errors import whole_number
 from pinastats.dice.hands import keep_index_by_dice
 from pinastats.errors import PinastatsError
-from pinastats.game.config import GameConfig
+from pinastats.game.config import MAX_PLAYERS, GameConfig
 from pinastats.game.game import Game
 from pinastats.game.rules import HappyHourEffect
 from pinastats.game.turn import Turn
@@ -59,11 +60,15 @@ def mcts_bot(game: Any, seed: int, simulations: int = 100, uct_c: float = 2.0) -
 
 
 class PinastatsBot(pyspiel.Bot):  # type: ignore[misc]
-    """A pinastats agent (a name or an :class:`AgentProtocol` object) as an OpenSpiel bot."""
+    """A pinastats agent (a name or an :class:`AgentProtocol` object) as an OpenSpiel bot.
+
+    ``player_id`` is the seat it plays: 0 to 3 here, and below the players of the
+    game whose states it is asked about (checked at each :meth:`step`).
+    """
 
     def __init__(self, player_id: int, agent: AgentProtocol | str, seed: int = 0) -> None:
         pyspiel.Bot.__init__(self)
-        self._player_id = player_id
+        self._player_id = whole_number(player_id, "player id", 0, MAX_PLAYERS - 1, PinastatsError)
         self.agent = make_agent(agent)
         self._rng = np.random.default_rng(seed)
         self._turn_started: tuple[int, int] | None = None
@@ -85,6 +90,11 @@ class PinastatsBot(pyspiel.Bot):  # type: ignore[misc]
         game = state.game
         if game is None or state.is_chance_node() or state.is_terminal():
             raise PinastatsError(f"no decision for a bot at the {state.phase.name} phase")
+        if self._player_id >= game.players:
+            raise PinastatsError(
+                f"player id {self._player_id} is no seat of this {game.players}-player game "
+                f"(seats 0 to {game.players - 1})"
+            )
         game = game.copy()
         key = (game.turn, game.state.status[0]["placements"])
         if self._turn_started != key:

@@ -44,6 +44,9 @@ def record_config(record: GameRecord, config: GameConfig | None = None) -> GameC
     catalogue are used; either must have the record's digest (a record from
     another layout or catalogue is refused).
     """
+    expect_instance(record, GameRecord, "record", "read_records() or record_games()")
+    if config is not None:
+        expect_instance(config, GameConfig, "config", "GameConfig(...)")
     where = f"game {record.game}"
     try:
         layout = load_layout(record.layout) if config is None else config.layout

@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from pinastats.agents.advice import advise
+from pinastats.agents.builtin import MAX_PLAYOUTS
 from pinastats.coach import win_advice
 from pinastats.coach.objectives import (
     ObjectiveComparison,
@@ -56,12 +57,13 @@ DEFAULT_WIN_PLAYOUTS = 64
 """Default ``win_playouts``: play-outs per outcome position of each decision."""
 MAX_WIN_POSITIONS = 20_000
 """Most sampled decisions a report accepts (over an hour of CPU at 64 play-outs)."""
-MAX_WIN_PLAYOUTS = 10_000
-"""Most play-outs per outcome position a report accepts."""
+MAX_WIN_PLAYOUTS = MAX_PLAYOUTS
+"""Most play-outs per outcome position a report accepts: the one cap of every play-out count."""
 EXAMPLE_MIN_CELLS = 3
 """Legal cells the worked example's final dice should have."""
 EXAMPLE_PLAYOUTS_FACTOR = 4
-"""The worked example may use this many times ``win_playouts`` (it stops once clear)."""
+"""The worked example may use this many times ``win_playouts`` (it stops once clear), up to
+the cap of every play-out count."""
 EXTRA_DRAWS = 50
 """Decisions drawn after the sample when none of it has enough legal cells for the example."""
 
@@ -269,7 +271,7 @@ def _example(
     """Work the chosen decision through with up to ``EXAMPLE_PLAYOUTS_FACTOR × playouts``."""
     index, game, dice, child = _example_position(config, seed, positions, frame)
     play_seed = int(child.generate_state(1)[0])  # the comparison's play-outs come first
-    advice = win_advice(game, dice, 0, playouts=EXAMPLE_PLAYOUTS_FACTOR * playouts,
+    advice = win_advice(game, dice, 0, playouts=min(EXAMPLE_PLAYOUTS_FACTOR * playouts, MAX_PLAYOUTS),
                         policy=WIN_POLICY, seed=play_seed, batch=playouts,
                         workers=workers)  # fmt: skip
     points_cell = advise(game, dice, 0).placements[0].cell

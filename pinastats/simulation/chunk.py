@@ -39,6 +39,7 @@ from pinastats._engine import SPACES, EndReason, empty_state, generator_rng
 from pinastats.agents.builtin import Agent, AgentKind
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.agents.tables import turn_tables, workspace
+from pinastats.errors import AgentFailedError
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.simulation.play import play_turn
@@ -105,6 +106,7 @@ class ChunkSpec:
     config: GameConfig
     agents: tuple[AgentProtocol, ...]
     first_seat: int  # -1: random first player
+    first_game: int = 0  # the run's number of the chunk's first game (from 0)
 
 
 PlayChunk = Callable[[ChunkSpec], dict[str, Any]]
@@ -241,11 +243,14 @@ def run_python_chunk(spec: ChunkSpec) -> dict[str, IntArray]:
         if spec.first_seat >= 0:
             E.start_game(state, spec.first_seat, config.start_scores, tokens)
         game = Game(config, state)
-        while not game.is_over:
-            check_stop()
-            record = play_turn(game, agents[game.to_move], rng)
-            if record.cell is not None:
-                out["placed"][g, record.player] += 1
+        try:
+            while not game.is_over:
+                check_stop()
+                record = play_turn(game, agents[game.to_move], rng)
+                if record.cell is not None:
+                    out["placed"][g, record.player] += 1
+        except AgentFailedError as error:
+            raise error.in_game(spec.first_game + g + 1) from error.__cause__
         status = state.status[0]
         for name in ("first", "winner", "reason", "trigger"):
             out[name][g] = status[name]

@@ -17,7 +17,7 @@ import numpy as np
 
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
-from pinastats.errors import PinastatsError
+from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game.config import GameConfig
 from pinastats.simulation.chunk import ChunkSpec, plays_rollout
 from pinastats.simulation.limits import check_run
@@ -64,7 +64,7 @@ class RunPlan:
         for i in range(-(-self.games // size)):
             (child,) = root.spawn(1)
             games = min(size, self.games - i * size)
-            yield ChunkSpec(i, games, child, self.config, self.agents, first)
+            yield ChunkSpec(i, games, child, self.config, self.agents, first, i * size)
 
 
 def plan_run(
@@ -89,6 +89,7 @@ def plan_run(
         chunk_size = default_chunk_size(seats)
     if config is None:
         config = GameConfig(players=len(seats) if players is None else players)
+    expect_instance(config, GameConfig, "config", "GameConfig(...)")
     if players is not None and players != config.players:
         raise PinastatsError(f"players={players} disagrees with the config's {config.players}")
     games, seed, chunk_size = check_run(len(seats), games, seed, chunk_size, first_seat, config)

@@ -6,18 +6,20 @@ order, so with the same seed they play the very same game.
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from pinastats import _engine as E
 from pinastats._engine import TurnEnding
-from pinastats.agents.builtin import Agent, AgentKind
+from pinastats.agents.builtin import Agent, AgentKind, is_built_in
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.agents.tables import turn_tables
-from pinastats.errors import PinastatsError
+from pinastats.errors import AgentFailedError, PinastatsError, expect_instance
 from pinastats.game.game import Game, IllegalMoveError, Seed, as_generator
 from pinastats.game.rules import HappyHourEffect
 from pinastats.game.turn import Dice, Turn, checked_keep
@@ -47,8 +49,34 @@ class TurnRecord:
         return len(self.rolls)
 
 
-def _agent_keep(agent: AgentProtocol, game: Game, turn: Turn, rng: np.random.Generator) -> Dice:
-    keep = agent.choose_keep(game, turn.dice, turn.rolls_left, rng)
+def _ask(agent: AgentProtocol, at: tuple[int, int] | None, decision: str, *args: Any) -> Any:
+    """``agent.<decision>(*args)``; what one's own agent raises comes back as AgentFailedError.
+
+    ``at`` is the turn (0-based) and the seat of the decision, read before the
+    agent runs; ``None`` for a built-in agent, whose exceptions pass unchanged
+    (they are pinastats' own). The error keeps the agent's frames of the traceback.
+    """
+    method = getattr(agent, decision)
+    if at is None:
+        return method(*args)
+    try:
+        return method(*args)
+    except Exception as error:
+        frames = error.__traceback__.tb_next if error.__traceback__ is not None else None
+        details = "".join(traceback.format_exception(type(error), error, frames))
+        raised = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        where = f"turn {at[0] + 1}, seat {at[1]}"
+        raise AgentFailedError(agent.name, decision, where, raised, details) from error
+
+
+def _agent_keep(
+    agent: AgentProtocol,
+    at: tuple[int, int] | None,
+    game: Game,
+    turn: Turn,
+    rng: np.random.Generator,
+) -> Dice:
+    keep = _ask(agent, at, "choose_keep", game, turn.dice, turn.rolls_left, rng)
     try:
         return checked_keep(keep, turn.dice)
     except PinastatsError as error:
@@ -62,7 +90,10 @@ def play_turn(game: Game, agent: AgentProtocol | str, rng: np.random.Generator) 
     (:mod:`pinastats._engine.turn`): the same seed plays the same turn. The
     agent's choices are checked (a keep must be part of the dice, a cell legal,
     a Happy Hour choice one of the options). ``agent`` may be a name (``"ev"``).
+    An exception raised by one's own agent is raised as
+    :class:`~pinastats.errors.AgentFailedError`, naming the decision.
     """
+    expect_instance(game, Game, "game", "Game.new()")
     if game.is_over:
         raise IllegalMoveError(f"the game is over: {game.end_reason}")
     if not isinstance(rng, np.random.Generator):
@@ -72,17 +103,18 @@ def play_turn(game: Game, agent: AgentProtocol | str, rng: np.random.Generator) 
         )
     if isinstance(agent, str):
         agent = resolve_agent(agent)
+    at = None if is_built_in(agent) else (game.turn, game.to_move)
     record = TurnRecord(player=game.to_move)
-    agent.start_turn(game)
+    _ask(agent, at, "start_turn", game)
     turn = Turn.start(game, rng)
     while not turn.is_done:
-        turn.keep(_agent_keep(agent, game, turn, rng), rng)
+        turn.keep(_agent_keep(agent, at, game, turn, rng), rng)
     record.rolls, record.keeps = list(turn.rolls), list(turn.keeps)
     dice = turn.dice
     ending = game.turn_ending(dice, record.rolls_used)
     if ending is TurnEnding.PLACE:
         legal = game.legal_cells(dice)
-        cell = agent.choose_placement(game, dice, rng)
+        cell = _ask(agent, at, "choose_placement", game, dice, rng)
         if cell not in legal:
             raise IllegalMoveError(
                 f"agent {agent.name!r} chose cell {cell!r}; the legal cells with the dice "
@@ -96,7 +128,7 @@ def play_turn(game: Game, agent: AgentProtocol | str, rng: np.random.Generator) 
         effect = HappyHourEffect(int(E.draw_happy_hour(rng)))
         options = game.happy_hour_options(effect)
         if options:
-            option = agent.choose_happy_hour(game, effect, options, rng)
+            option = _ask(agent, at, "choose_happy_hour", game, effect, options, rng)
             if option not in options:
                 raise IllegalMoveError(
                     f"agent {agent.name!r} chose Happy Hour option {option!r} for "
@@ -135,6 +167,7 @@ def play_game(
     ``fast`` plays built-in agents' turns in one kernel call; other agents always
     play on the readable path.
     """
+    expect_instance(game, Game, "game", "Game.new()")
     if len(agents) != game.players:
         raise PinastatsError(f"{len(agents)} agents for {game.players} players: name one per seat")
     seats = [resolve_agent(a) for a in agents]

@@ -18,7 +18,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
 
@@ -222,6 +222,10 @@ def simulate(
     )
     if engine not in (None, "local", "dask"):
         raise PinastatsError(f"engine must be 'local' or 'dask', got {engine!r}")
+    modes = get_args(ProgressMode)
+    if not isinstance(progress, bool) and not (isinstance(progress, str) and progress in modes):
+        shown = ", ".join(map(repr, modes))
+        raise PinastatsError(f"progress must be True, False or one of {shown}, got {progress!r}")
     play = run_chunk if play_chunk is None else play_chunk
     if executor is not None:
         _check_executor(executor, play, plan.agents, workers=workers, engine=engine,

@@ -17,7 +17,7 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     >>> round(lo, 4), round(hi, 4)
     (0.4038, 0.5962)
 
-    ``trials`` is a whole number (0 gives NaNs: no rate is known), ``successes``
+    ``trials`` is a whole number (0 trials give NaNs: no rate is known), ``successes``
     a number from 0 to ``trials`` (a weighted count may be fractional), ``z`` a
     finite number > 0.
     """
@@ -26,10 +26,10 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
         raise PinastatsError(f"z must be a finite number > 0, got {z!r}")
     if not is_number(successes):
         raise PinastatsError(f"successes must be a number from 0 to trials, got {successes!r}")
-    if trials == 0:
-        return (math.nan, math.nan)
     if not 0 <= successes <= trials:
         raise PinastatsError(f"successes must be from 0 to the {trials} trials, got {successes!r}")
+    if trials == 0:
+        return (math.nan, math.nan)
     p = successes / trials
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom

@@ -29,8 +29,10 @@ def test_the_coach_is_made_from_its_name() -> None:
     [
         ("coach(playout=3)", "unknown parameter 'playout'; did you mean 'playouts'"),
         ("coach(depth=3)", "parameters of coach: playouts, policy, seed"),
-        ("coach(playouts=0)", "play-outs must be a whole number >= 1, got 0"),
+        ("coach(playouts=0)", "play-outs must be a whole number from 1 to 10000, got 0"),
         ("coach(playouts=-5)", "got -5"),
+        ("coach(playouts=10000000000000)", "from 1 to 10000, got 10000000000000"),
+        ("coach(seed=1,seed=2)", "parameter 'seed' is given twice"),
         ("coach(playouts=2.5)", "playouts must be a whole number, got '2.5'"),
         ("coach(policy=gredy)", "unknown play-out policy 'gredy'; did you mean 'greedy'"),
         ("coach(policy=rollout)", "policies: random, greedy, ev, strategic"),

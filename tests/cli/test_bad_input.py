@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,9 +17,10 @@ from pinastats.game import Game, GameConfig, load_catalogue
 from pinastats.simulation import play_turn, wilson_interval
 
 ROOT = Path(__file__).resolve().parents[2]
+Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
 
 
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
+def run_pinastats(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "pinastats.cli.main", *args],
                           capture_output=True, text=True, check=False)  # fmt: skip
 
@@ -33,8 +36,8 @@ def finished_state(tmp_path: Path) -> Path:
 
 
 def test_advise_on_a_finished_game_says_how_it_ended_in_words(tmp_path: Path) -> None:
-    done = cli("advise", "--state", str(finished_state(tmp_path)), "--dice", "1", "2", "3", "4",
-               "5", "--rolls-left", "0")  # fmt: skip
+    done = run_pinastats("advise", "--state", str(finished_state(tmp_path)), "--dice", "1", "2",
+                         "3", "4", "5", "--rolls-left", "0")  # fmt: skip
     assert done.returncode == 2
     assert "the game is over: PIÑA COLADICE (a full line)" in done.stderr
     assert "PINA_COLADICE" not in done.stderr
@@ -44,8 +47,8 @@ def test_a_short_catalogue_is_blamed_on_coasters_not_on_the_state_file(tmp_path:
     csv = tmp_path / "short.csv"
     load_catalogue().to_frame().head(11).to_csv(csv, index=False)
     state = ROOT / "examples" / "state.json"
-    done = cli("advise", "--state", str(state), "--coasters", str(csv), "--dice", "1", "2", "3",
-               "4", "5", "--rolls-left", "0")  # fmt: skip
+    done = run_pinastats("advise", "--state", str(state), "--coasters", str(csv), "--dice", "1",
+                         "2", "3", "4", "5", "--rolls-left", "0")  # fmt: skip
     assert done.returncode == 2
     assert done.stderr.startswith("pinastats: error: --coasters: the coaster catalogue")
     assert str(state) not in done.stderr
@@ -76,3 +79,29 @@ def test_play_turn_wants_a_generator_and_takes_an_agent_name() -> None:
 def test_wilson_interval_refuses_counts_outside_the_trials(successes: int) -> None:
     with pytest.raises(PinastatsError, match="from 0 to the 10 trials"):
         wilson_interval(successes, 10)
+
+
+STATE = str(ROOT / "examples" / "state.json")
+BAD_LINES: list[tuple[list[str], str]] = [
+    (["simulate", "--agents", "strategic(line=nan),ev", "--games", "2"],
+     "line must be a finite number from -1e+09 to 1e+09, got 'nan'"),
+    (["simulate", "--agents", "strategic(line=1e400),ev", "--games", "2"], "got '1e400'"),
+    (["simulate", "--agents", "strategic(line=1,line=2),ev", "--games", "2"],
+     "parameter 'line' is given twice"),
+    (["simulate", "--agents", "rollout(rollouts=inf),ev", "--games", "2"],
+     "rollouts must be a whole number from 0 to 10,000 (play-outs per placement), got 'inf'"),
+    (["simulate", "--agents", "rollout(rollouts=nan),ev", "--games", "2"], "got 'nan'"),
+    (["simulate", "--agents", "rollout(rollouts=1e12),ev", "--games", "2"], "got '1e12'"),
+    (["simulate", "--agents", "coach(playouts=10000000000000),ev", "--games", "2"],
+     "play-outs must be a whole number from 1 to 10000, got 10000000000000"),
+    (["advise", "--state", STATE, "--dice", "1", "2", "3", "4", "5", "--rolls-left", "0",
+      "--objective", "win", "--playouts", "10001"], "from 1 to 10000, got 10001"),
+]  # fmt: skip
+"""Command lines with a bad agent parameter or play-out count, and what their error says."""
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"), BAD_LINES, ids=[" ".join(a[:4]) for a, _ in BAD_LINES]
+)
+def test_a_bad_command_line_is_one_error_line(cli: Cli, argv: list[str], message: str) -> None:
+    assert message in cli(*argv).one_error_line()

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
+CORNER = str(Path(__file__).resolve().parents[2] / "examples" / "corner_agent.py") + ":CornerAgent"
 
 
 def test_search_json_has_rulebook_fairest_and_candidates(cli: Cli) -> None:
@@ -50,6 +52,12 @@ def test_search_table_and_progress(cli: Cli) -> None:
         (["--players", "2", "--games", "10000000000000000"], "of memory for the per-game table"),
         (["--players", "2", "--coasters", "--games", "10000000000000000"], "of memory for the"),
         (["--players", "2", "--what-if", "--games", "10000000000000000"], "of memory for the"),
+        (["--players", "2", "--agent", "strategic(win=inf)"], "win must be a finite number"),
+        (["--players", "2", "--agent", "x.py:Mine"], "agent file 'x.py' not found"),
+        (
+            ["--players", "2", "--coasters", "--quiet", "--agent", CORNER],
+            "traced games are played in the chunk kernel",
+        ),
     ],
 )
 def test_bad_input_is_one_error_line(cli: Cli, argv: list[str], message: str) -> None:
@@ -66,3 +74,12 @@ def test_coasters_and_what_if_modes(cli: Cli) -> None:
     assert res.code == 0, res.err
     assert "target 15" in res.out
     assert "layout cross" in res.out
+
+
+def test_the_search_plays_ones_own_agent(cli: Cli) -> None:
+    res = cli("balance", "--players", "2", "--agent", CORNER, "--games", "40", "--spread", "1",
+              "--workers", "1", "--format", "json", "--quiet")  # fmt: skip
+    assert res.code == 0, res.err
+    data = json.loads(res.out)
+    assert data["agent"] == CORNER
+    assert 0 < data["games"] <= 40

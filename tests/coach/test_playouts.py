@@ -97,7 +97,7 @@ def test_one_playout_measures_no_standard_error_so_the_search_goes_on() -> None:
     [
         ({"policy": "strategc"}, "did you mean 'strategic'"),
         ({"policy": "rollout"}, "policies: random, greedy, ev, strategic"),
-        ({"playouts": 0}, "play-outs must be a whole number >= 1, got 0"),
+        ({"playouts": 0}, "play-outs must be a whole number from 1 to 10000, got 0"),
         ({"playouts": -3}, "got -3"),
     ],
 )

@@ -162,3 +162,38 @@ def test_a_state_at_an_engine_position_asks_for_the_right_decision() -> None:
     state.apply_action(dice_tables().keep_index([1, 2, 3, 4, 5]))  # stop
     assert state.phase in (Phase.PLACE, Phase.ROLL)
     assert game.turn == 0  # the engine's game itself is not played on
+
+
+def test_an_illegal_action_is_a_spiel_error_naming_it_and_the_legal_ones() -> None:
+    from pinastats.errors import PinastatsError
+    from pinastats.game.game import Game
+    from pinastats.game.turn import Turn
+    from pinastats.integrations.openspiel import PinaColadiceGame
+
+    deal = pyspiel.load_game(SHORT_NAME).new_initial_state()
+    with pytest.raises(pyspiel.SpielError, match=r"action 1000000 is not legal at the DEAL phase"):
+        deal.apply_action(10**6)
+    game = Game.new(players=2, seed=8)
+    turn = Turn.from_dice(game, [1, 2, 3, 4, 5])
+    state = PinaColadiceState.at(PinaColadiceGame.for_config(game.config), game, turn, Phase.KEEP)
+    with pytest.raises(PinastatsError) as info:
+        state.apply_action(10**6)
+    assert isinstance(info.value, pyspiel.SpielError)
+    assert str(info.value) == (
+        f"action 1000000 is not legal at the KEEP phase (seat {game.to_move}); the legal "
+        f"actions are 32 actions from {min(state.legal_actions())} to "
+        f"{max(state.legal_actions())} (see legal_actions())"
+    )
+    assert state.phase is Phase.KEEP  # nothing was applied
+
+
+def test_a_bot_plays_a_seat_of_the_game_only() -> None:
+    from pinastats.errors import PinastatsError
+
+    with pytest.raises(PinastatsError, match="player id must be a whole number from 0 to 3, got 7"):
+        PinastatsBot(7, "ev")
+    state = pyspiel.load_game(SHORT_NAME).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    with pytest.raises(PinastatsError, match="player id 3 is no seat of this 2-player game"):
+        PinastatsBot(3, "ev").step(state)
