@@ -271,7 +271,8 @@ def _example(
     """Work the chosen decision through with up to ``EXAMPLE_PLAYOUTS_FACTOR × playouts``."""
     index, game, dice, child = _example_position(config, seed, positions, frame)
     play_seed = int(child.generate_state(1)[0])  # the comparison's play-outs come first
-    advice = win_advice(game, dice, 0, playouts=min(EXAMPLE_PLAYOUTS_FACTOR * playouts, MAX_PLAYOUTS),
+    most = min(EXAMPLE_PLAYOUTS_FACTOR * playouts, MAX_PLAYOUTS)
+    advice = win_advice(game, dice, 0, playouts=most,
                         policy=WIN_POLICY, seed=play_seed, batch=playouts,
                         workers=workers)  # fmt: skip
     points_cell = advise(game, dice, 0).placements[0].cell
