@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pinastats._engine import copy_state
@@ -248,6 +248,9 @@ def agent_specs(draw: st.DrawFn) -> str:
 
 @fuzz(100)
 @given(spec=agent_specs())
+@example(spec="rollout(rollouts=inf)")  # once an OverflowError in make_agent
+@example(spec="rollout(rollouts=nan)")  # once a ValueError
+@example(spec="rollout(rollouts=1e400)")
 def test_simulate_with_any_agent_name_plays_or_says_what_is_wrong(cli: Cli, spec: str) -> None:
     result = cli("simulate", "--agents", f"{spec},ev", "--games", "2", "--seed", "1",
                  "--workers", "1", "--no-progress")  # fmt: skip
