@@ -134,6 +134,8 @@ load_layout:name_or_path | G.load_layout("standrad")
 load_layout:name_or_path | G.load_layout(3) | LayoutError | got 3
 load_layout:name_or_path | G.load_layout("x/none.json")
     | MissingFileError | no layout file 'x/none.json'
+load_layout:name_or_path | G.load_layout("x\x00.json") | MissingFileError | no layout file 'x\\x00
+load_layout:name_or_path | G.load_layout("/") | LayoutError | '/' is a folder; a layout is a JSON
 Catalogue.find:name | c.cat.find("ful house")
     | UnknownCoasterError | 'ful house'; did you mean 'full-house'
 Catalogue.index:name | c.cat.index(3) | TargetError | got 3
@@ -148,6 +150,12 @@ Layout.build:sides | G.Layout.build("t", [(0, 0), (0, 1)], [[(0, 0), (0, 1)]], {
 Game.from_board:sides | G.Game.from_board(c.cat.ids[:16], sides=["C"]) | \['C'\]
 Game.from_state:state | G.Game.from_state(c.g.config, c.g.state._replace(cell_side=c.sides))
     | cell_side holds 0
+Game.from_state:state | G.Game.from_state(c.g.config, None) | state must be a GameState, got None
+Game.from_state:state | G.Game.from_state(c.g.config, c.g.state._replace(players=np.array(
+    [(2**63 - 1, 6, 0)] * 2, dtype=c.g.state.players.dtype)))
+    | score'\] must lie from -1,000,000,000,000 to 1,000,000,000,000, got \[9223372036854775807
+Game.from_state:config | G.Game.from_state("x", c.g.state) | config must be a GameConfig, got 'x'
+GameConfig:starting_scores | G.GameConfig(starting_scores=(-1, 2)) | from 0 to .* got \(-1, 2\)
 Layout.cell_index:row | c.lay.cell_index(9, 0) | NoCellError | \(9, 0\)
 Layout.cell_index:col | c.lay.cell_index(0, "a") | NoCellError | \(0, 'a'\)
 Layout.neighbour_cells:cell | c.lay.neighbour_cells(99) | NoCellError | got 99
@@ -187,6 +195,10 @@ game_from_position:data | G.game_from_position({**G.position_of(c.g), "to_move":
     | PositionError | got 5
 game_from_position:catalogue | G.game_from_position(G.position_of(c.g), catalogue="std")
     | PositionError | got 'std'
+game_from_position:data | G.game_from_position({**G.position_of(c.g), "scores": [10**30, 2]})
+    | PositionError | seat 0 has 10{30}, more than this position allows
+game_from_position:data | G.game_from_position({**G.position_of(c.g), "last_placed": [10**30, 0]})
+    | PositionError | got \[10{30}, 0\]
 make_agent:spec | A.make_agent("greddy") | AgentError | 'greddy'; did you mean 'greedy'
 make_agent:spec | A.make_agent(3) | AgentError | got 3
 make_agent:params | A.make_agent("strategic", lin=4) | AgentError | 'lin'

@@ -199,6 +199,10 @@ def load_state(
         fail(f"{path}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})")
     except _DuplicateKeyError as exc:
         fail(f"{path}: {exc}")
+    except RecursionError:
+        fail(f"{path}: not a state file: its lists or objects nest too deeply to read")
+    except ValueError as exc:  # a number of more digits than Python converts
+        fail(f"{path}: not a state file: {str(exc).split(';')[0]}")
     if isinstance(data, dict) and isinstance(data.get("layout"), str):
         beside = path.parent / data["layout"]
         if beside.is_file():

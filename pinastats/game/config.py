@@ -11,12 +11,21 @@ import numpy as np
 from pinastats._arrays import IntArray
 from pinastats._engine import Board
 from pinastats.dice.combinations import combination_masks
+from pinastats.dice.errors import is_whole
 from pinastats.errors import PinastatsError
 from pinastats.game.catalogue import Catalogue, load_catalogue
 from pinastats.game.layout import Layout, load_layout
 from pinastats.game.rules import Rules
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
+
+VALUE_LIMIT = 10**12
+"""The largest size of a score, a starting score or a placement clock that pinastats takes.
+
+A turn adds at most a few dozen points and one placement, and a game stops after
+``Rules.max_turns`` turns, so no game comes near it; the engine's 64-bit
+integers (up to about 9.2e18) have room for millions of times more.
+"""
 
 
 @dataclass(frozen=True)
@@ -56,13 +65,15 @@ class GameConfig:
                 f"catalogue{source} only {len(self.catalogue)} coasters"
             )
         self.layout.sides_for(self.players)  # raises if the layout has no sides for them
-        if self.starting_scores is not None and (
-            len(self.starting_scores) != self.players
-            or not all(isinstance(x, int) and not isinstance(x, bool) for x in self.starting_scores)
+        scores = self.starting_scores
+        if scores is not None and (
+            not isinstance(scores, tuple)
+            or len(scores) != self.players
+            or not all(is_whole(x) and 0 <= x <= VALUE_LIMIT for x in scores)
         ):
             raise PinastatsError(
-                f"starting scores must be {self.players} whole numbers in turn "
-                f"order, got {self.starting_scores!r}"
+                f"starting scores must be a tuple of {self.players} whole numbers from 0 to "
+                f"{VALUE_LIMIT:,} in turn order, got {scores!r}"
             )
 
     def __getstate__(self) -> dict[str, Any]:

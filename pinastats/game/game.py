@@ -286,13 +286,13 @@ class Game:
             raise IllegalMoveError(f"the game is over: {self.end_reason}")
 
     def legal_placements(self, dice: Sequence[int]) -> list[Placement]:
-        """Every cell the player to move may place on with these final dice."""
-        hand = self._hand(dice)
-        legal = np.zeros(self.config.layout.n_cells, dtype=np.bool_)
+        """Every cell the player to move may place on with these final dice, with its points.
+
+        The cells of :meth:`legal_cells` (none when the game is over).
+        """
         board, state = self.config.board, self._state
-        E.legal_cells(board, state, self.to_move, hand, legal)
         out = []
-        for cell in (int(x) for x in np.flatnonzero(legal)):
+        for cell in self.legal_cells(dice):
             r, c = self.config.layout.cells[cell]
             coaster = self.coaster(cell)
             points = int(E.placement_points(board, state, self.to_move, cell))

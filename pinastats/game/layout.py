@@ -458,12 +458,14 @@ def load_layout(name_or_path: str | Path = "standard") -> Layout:
     if isinstance(name_or_path, Path) or path.is_file() or "/" in text or text.endswith(".json"):
         try:
             raw = path.read_bytes()
-        except FileNotFoundError:
+        except (FileNotFoundError, ValueError):  # ValueError: a NUL character, in no file name
             raise MissingFileError(
                 f"no layout file {text!r} (shipped layouts: {', '.join(sorted(shipped))}; "
                 "or give the path of a layout JSON file)",
                 text,
             ) from None
+        except IsADirectoryError:
+            raise LayoutError(f"{text!r} is a folder; a layout is a JSON file") from None
         return _parse(raw, str(path))
     close = difflib.get_close_matches(text.strip().lower(), list(shipped), n=3, cutoff=0.5)
     hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""

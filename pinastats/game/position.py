@@ -8,7 +8,11 @@ ties) and ``end_trigger``; ``docs/state-format.md`` documents each field.
 Reserves are the rule's tokens per player minus the tokens on the board. A
 position is judged as at the end of a turn: a player with a full line has won;
 a score at the target or an empty reserve has triggered the end, and when the
-round is complete (``to_move`` is the first player) the game is over.
+round is complete (``to_move`` is the first player) the game is over. A position
+the rules cannot reach is refused with the reason: scores past what the turns of
+the round allow, scores the tokens do not explain without Happy Hour, a seat yet
+to play in the round with an empty reserve, and (without Happy Hour) flipped
+coasters or tokens gone from the board.
 
 Loading writes the seat on each space into the game's arrays (``state.spaces``).
 """
@@ -18,10 +22,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from pinastats import _engine as E
 from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game.catalogue import Catalogue, load_catalogue
-from pinastats.game.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
+from pinastats.game.config import MAX_PLAYERS, MIN_PLAYERS, VALUE_LIMIT, GameConfig
 from pinastats.game.game import Game
 from pinastats.game.layout import load_layout
 from pinastats.game.rules import EndReason, Rules, Trigger
@@ -29,6 +35,11 @@ from pinastats.game.rules import EndReason, Rules, Trigger
 REQUIRED = ("players", "board", "tokens", "scores", "to_move")
 OPTIONAL = ("sides", "layout", "first_player", "last_placed", "end_trigger")
 TRIGGER_NAMES = {None: Trigger.NONE, "score": Trigger.SCORE, "tokens": Trigger.TOKENS}
+DEPTH = 4
+"""The deepest nesting of a position: the object, a field's rows, a row's cells, a cell's spaces."""
+ROLLER_GAIN, OTHERS_GAIN = 4, 1
+"""The most points a Happy Hour die gives in one turn: "gain 4" to the roller, and
+"others gain 1" to each other seat (``docs/rules.md``)."""
 
 
 class PositionError(PinastatsError):
@@ -51,17 +62,37 @@ def _is_seat(value: Any) -> bool:
 
 
 def _per_seat(value: Any, key: str, n: int, least: int | None = None) -> list[int]:
-    """A list of ``n`` whole numbers (at least ``least``), one per seat."""
+    """A list of ``n`` whole numbers (``least`` to :data:`VALUE_LIMIT`), one per seat."""
     if (
         not isinstance(value, list)
         or len(value) != n
-        or not all(_is_seat(x) and (least is None or x >= least) for x in value)
+        or not all(_is_seat(x) and (least is None or least <= x <= VALUE_LIMIT) for x in value)
     ):
-        bound = "" if least is None else f" >= {least}"
+        bound = "" if least is None else f" from {least} to {VALUE_LIMIT:,}"
         raise PositionError(
             f"{key} must list {n} whole numbers{bound} (one per seat), got {value!r}"
         )
     return [int(x) for x in value]
+
+
+def _check_depth(data: Mapping[str, Any]) -> None:
+    """Refuse lists and objects nested deeper than a position's :data:`DEPTH` levels."""
+    pending: list[tuple[Any, int, str]] = [(data, 1, "")]
+    while pending:
+        value, depth, where = pending.pop()
+        items: list[tuple[str, Any]]
+        if isinstance(value, Mapping):
+            items = [(f"{where}.{k}" if where else str(k), v) for k, v in value.items()]
+        elif isinstance(value, list | tuple):
+            items = [(f"{where}[{i}]", v) for i, v in enumerate(value)]
+        else:
+            continue
+        if depth > DEPTH:
+            raise PositionError(
+                f"{where} nests too deeply: a position nests lists at most {DEPTH} levels "
+                "deep (the object, a field's rows, a row's cells, a cell's spaces)"
+            )
+        pending.extend((v, depth + 1, w) for w, v in items)
 
 
 def _rows(data: Mapping[str, Any], key: str, shape: tuple[int, int] | None, n: int) -> list[Any]:
@@ -131,6 +162,7 @@ def game_from_position(
     """
     if not isinstance(data, Mapping):
         raise PositionError(f"a position is a JSON object, got {type(data).__name__}")
+    _check_depth(data)
     missing = [k for k in REQUIRED if k not in data]
     if missing:
         raise PositionError(
@@ -157,15 +189,17 @@ def game_from_position(
         game = Game.from_board(board, config=config, sides=sides, first_player=first)
     except (ValueError, KeyError) as exc:  # an unknown coaster is a KeyError
         raise PositionError(f"board: {exc}") from None
+    _check_sides(game)
     held = _place_tokens(game, _rows(data, "tokens", grid, n))
-    game.state.players["score"] = _scores(game, data["scores"])
-    game.state.players["reserve"] = [config.rules.tokens - h for h in held]
     to_move = _int(data, "to_move")
     if not 0 <= to_move < players:
         raise PositionError(f"to_move must be a seat from 0 to {players - 1}, got {to_move}")
     status = game.state.status[0]
     status["to_move"] = to_move
     status["turn"] = (to_move - first) % players  # turns played in the current round
+    game.state.players["score"] = _scores(game, data["scores"])
+    game.state.players["reserve"] = [config.rules.tokens - h for h in held]
+    _check_reserves(game)
     status["trigger"] = _end_trigger(game, data)
     last = _recency(game, data.get("last_placed"), held)
     game.state.players["last_placed"] = last
@@ -178,6 +212,48 @@ def game_from_position(
 
 def _where(game: Game, cell: int) -> str:
     return f"tokens of cell {cell} ({game.coaster(cell).id}, side {game.side(cell)})"
+
+
+def _check_sides(game: Game) -> None:
+    """Without Happy Hour every coaster shows the side of the setup (only Happy Hour flips)."""
+    if game.config.rules.happy_hour:
+        return
+    setup, shown = game.config.sides.tolist(), game.state.cell_side.tolist()
+    for cell, (was, side) in enumerate(zip(setup, shown, strict=True)):
+        if side != was:
+            raise PositionError(
+                f"sides: cell {cell} ({game.coaster(cell).id}) shows side {'AB'[side]}, but "
+                f"{game.players} players set it up on side {'AB'[was]}; only Happy Hour "
+                "flips a coaster, and it is off"
+            )
+
+
+def _unplayed(game: Game) -> list[int]:
+    """The seats yet to play in the current round, in turn order.
+
+    ``to_move`` and the seats after it up to the last of the turn order; none
+    when ``to_move`` is the first player (the round is complete).
+    """
+    n, first = game.players, game.first_player
+    done = (game.to_move - first) % n
+    return [(first + i) % n for i in range(done, n)] if done else []
+
+
+def _check_reserves(game: Game) -> None:
+    """Refuse an empty reserve for a seat yet to play in the round.
+
+    A reserve empties only by its owner's placement; that placement triggered
+    the end in an earlier round, whose end would have ended the game.
+    """
+    reserves = game.reserves
+    for seat in _unplayed(game):
+        if reserves[seat] == 0:
+            raise PositionError(
+                f"tokens: seat {seat} has all its {game.config.rules.tokens} tokens on the "
+                f"board but has yet to play in this round (seat {game.to_move} to move, seat "
+                f"{game.first_player} plays first); its last token, placed in an earlier "
+                "round, triggered the end, and the game would be over"
+            )
 
 
 def _place_tokens(game: Game, cells: list[Any]) -> list[int]:
@@ -236,11 +312,12 @@ def _place_tokens(game: Game, cells: list[Any]) -> list[int]:
 
 
 def _scores(game: Game, scores: Any) -> list[int]:
-    """The ``scores`` field, refusing scores only Happy Hour could explain when it is off.
+    """The ``scores`` field, refusing scores the rules cannot reach.
 
     Without Happy Hour scores only grow from the starting scores (1, 2, ... in
-    turn order from the first player); with it, "lose 3" stops at 0 unless
-    negative scores are allowed.
+    turn order from the first player), by what the tokens explain (see
+    :func:`_explained`); with it, "lose 3" stops at 0 unless negative scores are
+    allowed. Either way a score is at most :func:`_reach` allows.
     """
     rules, n, first = game.config.rules, game.players, game.first_player
     values = _per_seat(scores, "scores", n)
@@ -257,7 +334,91 @@ def _scores(game: Game, scores: Any) -> list[int]:
                 f"scores: seat {seat} has {score}, below its starting score {start} (turn "
                 f"order from first_player {first}); only Happy Hour lowers a score, and it is off"
             )
+        reach, why = _reach(game, seat)
+        if score > reach:
+            raise PositionError(
+                f"scores: seat {seat} has {score}, more than this position allows ({reach} at "
+                f"most): {why}"
+            )
+        if score < -VALUE_LIMIT:
+            raise PositionError(
+                f"scores: seat {seat} has {score}; pinastats takes scores from "
+                f"{-VALUE_LIMIT:,} to {VALUE_LIMIT:,}"
+            )
+    for seat, score in enumerate([] if rules.happy_hour else values):
+        start = int(game.config.start_scores[(seat - first) % n])
+        least, most = _explained(game, seat)
+        low, high = start + least, start + most
+        if not low <= score <= high:
+            explain = f"exactly {low}" if low == high else f"{low} to {high}"
+            raise PositionError(
+                f"scores: seat {seat} has {score}, but its tokens explain {explain} (its "
+                f"starting score {start}, the value of each token's space and 1 for each "
+                "two of its tokens on neighbouring coasters); without Happy Hour only "
+                "placements score and no token leaves the board"
+            )
     return values
+
+
+def _explained(game: Game, seat: int) -> tuple[int, int]:
+    """The least and the most points the tokens of ``seat`` on the board scored when placed.
+
+    A token scored its space's value, plus 1 for each own token then on a
+    neighbouring cell: of two neighbouring tokens the later one counted the other,
+    so each pair of them gave exactly 1 whatever the order. Only with neighbours
+    that are not mutual (a layout built by hand) does the order matter: such a
+    pair gave 0 or 1.
+    """
+    board, state = game.config.board, game.state
+    owned = [(int(c), int(s)) for c, s in zip(*(state.spaces == seat).nonzero(), strict=True)]
+    points = sum(
+        int(board.coaster_points[state.cell_coaster[c], state.cell_side[c], s]) for c, s in owned
+    )
+    cells = [c for c, _ in owned]
+    around = {c: set(board.neighbours[c].tolist()) for c in cells}
+    mutual = one_way = 0
+    for i, a in enumerate(cells):
+        for b in cells[i + 1 :]:
+            ways = (b in around[a]) + (a in around[b])
+            mutual += ways == 2
+            one_way += ways == 1
+    return points + mutual, points + mutual + one_way
+
+
+def _reach(game: Game, seat: int) -> tuple[int, str]:
+    """The highest score ``seat`` can have in the position, and why.
+
+    A score at the target triggers the end, which comes when the round is
+    complete: when the current round began every score was below the target (or
+    at most the highest starting score, in the first round). Since then each
+    turn of the round added at most the most points of a turn: a placement (the
+    best space of a coaster on the board, either side with Happy Hour, plus 1
+    per neighbour, up to the tokens a player has besides) or, with Happy Hour,
+    "gain 4"; and to each other seat at most 1 ("others gain 1").
+    """
+    config, board, state = game.config, game.config.board, game.state
+    rules, n = config.rules, game.players
+    points = board.coaster_points[state.cell_coaster]  # (cell, side, space)
+    if not rules.happy_hour:  # no coaster is flipped
+        points = points[np.arange(len(points)), state.cell_side]
+    best = points.reshape(len(points), -1).max(axis=1)
+    neighbours = (board.neighbours >= 0).sum(axis=1)
+    placement = int((best + np.minimum(neighbours, rules.tokens - 1)).max())
+    own = max(placement, ROLLER_GAIN) if rules.happy_hour else placement
+    other = OTHERS_GAIN if rules.happy_hour else 0
+    unplayed = _unplayed(game)
+    played = seat not in unplayed
+    others = n - len(unplayed) - played
+    begun = max(rules.target_score - 1, int(config.start_scores.max()))
+    why = (
+        f"every score was at most {begun} when this round began (a score of "
+        f"{rules.target_score} triggers the end, and the game ends with the round); since "
+        f"then seat {seat} has "
+        + (f"played once (a turn adds at most {own})" if played else "not played")
+    )
+    if other:
+        why += f" and the other seats {others} time(s) (each gives it at most {other})"
+    return begun + played * own + others * other, why
 
 
 def _end_trigger(game: Game, data: Mapping[str, Any]) -> Trigger:
@@ -309,11 +470,17 @@ def _recency(game: Game, last: Any, held: list[int]) -> list[int]:
         placed = sorted((s for s in range(n) if held[s]), key=lambda s: (s - to_move) % n)
         return [placed.index(s) + 1 if s in placed else 0 for s in range(n)]
     values = _per_seat(last, "last_placed", n, least=0)
+    happy_hour = game.config.rules.happy_hour
     for a in range(n):
         if held[a] and values[a] == 0:
             raise PositionError(
                 f"last_placed: seat {a} has tokens on the board, so it has placed, "
                 "but its last_placed is 0 (never placed)"
+            )
+        if not held[a] and values[a] and not happy_hour:
+            raise PositionError(
+                f"last_placed: seat {a} gives {values[a]} but has no token on the board; "
+                "without Happy Hour no token leaves the board, so it has never placed (0)"
             )
         for b in range(a + 1, n):
             if values[a] == values[b] > 0:

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from pinastats import _engine as E
-from pinastats._engine import GameState, empty_state
-from pinastats.errors import PinastatsError
-from pinastats.game.config import GameConfig
+from pinastats._engine import EndReason, GameState, Trigger, empty_state
+from pinastats.errors import PinastatsError, expect_instance
+from pinastats.game.config import VALUE_LIMIT, GameConfig
 
 Seed = int | np.random.Generator | None
 """A seed: a whole number, a generator (used as it is) or None (fresh entropy)."""
@@ -71,10 +71,12 @@ def board_state(
     if sides is None:
         state.cell_side[:] = config.sides
     else:
-        flat = [s for row in sides for s in row.strip().upper()]
-        if len(flat) != n or set(flat) - {"A", "B"}:
+        rows = list(sides)
+        flat = [s for row in rows if isinstance(row, str) for s in row.strip().upper()]
+        texts = all(isinstance(row, str) for row in rows)
+        if not texts or len(flat) != n or set(flat) - {"A", "B"}:
             raise PinastatsError(
-                f"sides must give 'A' or 'B' for each of the {n} cells, got {list(sides)}"
+                f"sides must give 'A' or 'B' for each of the {n} cells, got {rows}"
             )
         state.cell_side[:] = [0 if s == "A" else 1 for s in flat]
     if (
@@ -90,7 +92,15 @@ def board_state(
 
 
 def check_state(config: GameConfig, state: GameState) -> None:
-    """Raise :class:`PinastatsError` unless ``state`` fits ``config`` (shapes, seats, spaces)."""
+    """Raise :class:`PinastatsError` unless ``state`` fits ``config``.
+
+    Checked: shapes, seats, spaces, the status codes, reserves (0 to the rule's
+    tokens), and scores, recency clocks and counts within
+    :data:`~pinastats.game.config.VALUE_LIMIT`, so that no turn makes a 64-bit
+    integer wrap round.
+    """
+    expect_instance(config, GameConfig, "config", "GameConfig()")
+    expect_instance(state, GameState, "state", "a game's state (Game.new().state)")
     n, p = config.layout.n_cells, config.players
     expected = empty_state(n, p)
     for name, want, got in zip(GameState._fields, expected, state, strict=True):
@@ -117,8 +127,31 @@ def check_state(config: GameConfig, state: GameState) -> None:
     status = state.status[0]
     if not (0 <= status["first"] < p and 0 <= status["to_move"] < p):
         raise PinastatsError(f"state.status: first and to_move must be seats 0 to {p - 1}")
-    if (state.players["reserve"] < 0).any():
-        raise PinastatsError("state.players: a reserve cannot be negative")
+    if not -1 <= status["winner"] < p:
+        raise PinastatsError(
+            f"state.status: winner must be a seat 0 to {p - 1} or -1, got {status['winner']}"
+        )
+    for field, codes in (("trigger", Trigger), ("reason", EndReason)):
+        allowed = [int(code) for code in codes]
+        if int(status[field]) not in allowed:
+            raise PinastatsError(
+                f"state.status: {field} must be a {codes.__name__} code {allowed}, "
+                f"got {status[field]}"
+            )
+    tokens, limit = config.rules.tokens, VALUE_LIMIT
+    ranges = (
+        ("players", "reserve", state.players["reserve"], 0, tokens),
+        ("players", "score", state.players["score"], -limit, limit),
+        ("players", "last_placed", state.players["last_placed"], 0, limit),
+        ("status", "turn", state.status["turn"], 0, limit),
+        ("status", "placements", state.status["placements"], 0, limit),
+    )
+    for record, field, values, low, high in ranges:
+        if ((values < low) | (values > high)).any():
+            raise PinastatsError(
+                f"state.{record}[{field!r}] must lie from {low:,} to {high:,}, "
+                f"got {values.tolist()}"
+            )
 
 
 def judge(config: GameConfig, state: GameState) -> None:

@@ -24,10 +24,12 @@ DOC = ROOT / "docs" / "state-format.md"
 
 # Rulebook scoring example: 4 players (side B), the first Full House space taken
 # by player 1, player 0 with 3 tokens around it: 3 + 3 = 6 points.
-# All side B: each token is on the first space, the second is free (null).
-RULEBOOK = position(players=4)
-for _cell, _seat in {cell(2, 2): 1, cell(1, 1): 0, cell(1, 2): 0, cell(2, 1): 0}.items():
-    RULEBOOK["tokens"][_cell // 4][_cell % 4] = [_seat, None]
+# All side B: each token is on the first space, the second is free (null); the
+# scores are those the tokens explain.
+RULEBOOK = position(
+    players=4, tokens={c: [seat, None] for c, seat in
+                       {cell(2, 2): 1, cell(1, 1): 0, cell(1, 2): 0, cell(2, 1): 0}.items()}
+)  # fmt: skip
 
 
 def write_state(tmp_path: Path, data: Any, name: str = "state.json") -> Path:
@@ -135,7 +137,8 @@ def test_user_catalogue(tmp_path: Path, cli: Cli) -> None:
     frame.loc[frame["id"] == "full-house", "side_b_first"] = 9
     csv = tmp_path / "coasters.csv"
     frame.to_csv(csv, index=False)
-    state = write_state(tmp_path, RULEBOOK)
+    scores = [10, 2 + 9, 3, 4]  # seat 1's token on the first space scored 9 with this catalogue
+    state = write_state(tmp_path, {**RULEBOOK, "scores": scores})
     _, out, _ = run(cli, *advise_args(state), "--coasters", str(csv), "--format", "json")
     assert json.loads(out)["placements"][0]["points"] == 1 + 3
 
@@ -203,6 +206,11 @@ def test_doc_side_b_example_has_a_free_first_space() -> None:
 # ---------------------------------------------------------------- errors
 
 
+SIX = [cell(0, 0), cell(0, 1), cell(0, 2), cell(1, 0), cell(3, 0), cell(2, 1)]  # 13 points
+FOUR = [cell(0, 3), cell(2, 2), cell(3, 2), cell(3, 3)]  # 12 points (2 players, side A)
+FIVE = [cell(1, 2), cell(2, 2), cell(3, 1), cell(3, 2), cell(3, 3)]  # 18 points
+
+
 def _with(**changes: Any) -> dict[str, Any]:
     data = {**RULEBOOK, **changes}
     return {k: v for k, v in data.items() if v is not None}
@@ -210,7 +218,7 @@ def _with(**changes: Any) -> dict[str, Any]:
 
 def _tokens(seats: list[int]) -> Any:
     """The tokens field with ``seats`` on the Full House (cell 10, side B)."""
-    return position(players=4, tokens={cell(2, 2): seats})["tokens"]
+    return position(players=4, tokens={cell(2, 2): seats}, scores=[1, 2, 3, 4])["tokens"]
 
 
 BAD_STATES: list[tuple[str, Any, str]] = [
@@ -242,11 +250,31 @@ BAD_STATES: list[tuple[str, Any, str]] = [
     ("negative score", _with(scores=[1, -1, 3, 4]), "seat 1 has -1; a score goes below 0 only"),
     (
         "tie without recency",
-        _with(scores=[20, 20, 3, 4]),
-        r"last_placed is needed: seats \[0, 1\] tie at 20",
+        position(tokens={**{c: [0] for c in SIX}, **{c: [1] for c in FOUR}}),
+        r"last_placed is needed: seats \[0, 1\] tie at 14",
     ),
     ("bad end trigger", _with(end_trigger="won"), 'end_trigger must be "score", "tokens" or null'),
-]
+    ("score of 10**30", _with(scores=[10**30, 6, 3, 4]),
+     r"seat 0 has 10{30}, more than this position allows \(\d+ at most\)"),
+    ("score of 2**63-1", _with(scores=[10, 6, 3, 2**63 - 1]),
+     "seat 3 has 9223372036854775807, more than this position allows"),
+    ("last_placed of 10**30", _with(last_placed=[10**30, 1, 0, 0]),
+     r"last_placed must list 4 whole numbers from 0 to 1,000,000,000,000 .* got \[10{30}, 1"),
+    ("200,000 brackets", "[" * 200_000 + "]" * 200_000, "lists or objects nest too deeply"),
+    ("brackets in a field", _with(to_move=json.loads("[" * 50 + "]" * 50)),
+     r"to_move\[0\]\[0\]\[0\] nests too deeply"),
+    ("5,000 digits", '{"players": ' + "9" * 5000 + "}", "Exceeds the limit .* integer"),
+    ("score the tokens do not explain", _with(scores=[15, 6, 3, 4]),
+     r"seat 0 has 15, but its tokens explain exactly 10 \(its starting score 1"),
+    ("score past the end", position(tokens={c: [1] for c in FIVE}, to_move=1),
+     r"seat 1 has 20, more than this position allows \(19 at most\)"),
+    ("empty reserve of a seat yet to play", position(tokens={c: [1] for c in SIX}, to_move=1),
+     "seat 1 has all its 6 tokens on the board but has yet to play in this round"),
+    ("flipped coaster", _with(sides=["AAAA", "BBBB", "BBBB", "BBBB"]),
+     r"cell 0 \(pair-1\) shows side A, but 4 players set it up on side B"),
+    ("last_placed without tokens", _with(last_placed=[2, 1, 3, 0]),
+     "last_placed: seat 2 gives 3 but has no token on the board"),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -269,7 +297,8 @@ def test_bad_state_file_is_one_line_naming_the_file(
 
 
 def test_one_token_on_side_b_must_name_its_space_with_happy_hour(tmp_path: Path, cli: Cli) -> None:
-    path = write_state(tmp_path, _with(tokens=_tokens([1])), "bad.json")
+    one = _with(tokens=_tokens([1]), scores=[1, 2 + 4, 3, 4])  # the first space scored 4
+    path = write_state(tmp_path, one, "bad.json")
     status, out, err = run(cli, *advise_args(path), "--happy-hour")
     assert (status, out) == (2, "")
     assert err == (

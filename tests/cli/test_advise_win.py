@@ -13,14 +13,15 @@ from tests.game.scenarios import cell, position
 
 Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
 
-MID_GAME = position(
-    tokens={cell(0, 0): [0], cell(1, 1): [1], cell(2, 2): [0], cell(0, 3): [1]}, scores=[9, 8]
-)
-# seat 0 has triggered the end at 20; seat 1 (17) plays the last turn of the final round:
-# a placement of 3 points or more ties at 20 and wins on the latest placement
+MID_GAME = position(tokens={cell(0, 0): [0], cell(1, 1): [1], cell(2, 2): [0], cell(0, 3): [1]})
+# seat 0 (15 points) has triggered the end with its last token; seat 1 (12) plays the last
+# turn of the final round: a placement of 3 points or more ties at 15 and wins on the latest
+# placement (the scores are those the tokens explain)
+SEAT_0 = [cell(0, 0), cell(1, 0), cell(1, 3), cell(2, 0), cell(2, 1), cell(2, 2)]
+SEAT_1 = [cell(0, 3), cell(1, 1), cell(3, 0), cell(3, 1), cell(3, 3)]
 LAST_TURN = position(
-    tokens={cell(0, 0): [0], cell(1, 1): [1], cell(2, 2): [0], cell(3, 3): [1], cell(0, 3): [1]},
-    scores=[20, 17], to_move=1, first_player=0, end_trigger="score", last_placed=[5, 4],
+    tokens={**{c: [0] for c in SEAT_0}, **{c: [1] for c in SEAT_1}},
+    to_move=1, first_player=0, end_trigger="tokens", last_placed=[10, 9],
 )  # fmt: skip
 
 

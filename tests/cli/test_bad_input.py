@@ -30,6 +30,7 @@ def finished_state(tmp_path: Path) -> Path:
     state = json.loads((ROOT / "examples" / "state.json").read_text())
     state["tokens"] = [[[], [], [], []], [[], [0], [], [0]], [[1], [], [], [0]],
                        [[1], [1], [1], [1]]]  # fmt: skip
+    state["scores"] = [8, 15]  # what these tokens scored
     path = tmp_path / "finished.json"
     path.write_text(json.dumps(state))
     return path

@@ -12,6 +12,7 @@ from pinastats.coach.objectives import compare_objectives, situation
 from pinastats.errors import PinastatsError
 from pinastats.game import Game
 from pinastats.game.position import game_from_position, position_of
+from tests.game.scenarios import explained_scores, explaining_config
 
 ALL_DICE = list(itertools.combinations_with_replacement(range(1, 7), 5))
 
@@ -21,15 +22,17 @@ def small() -> pd.DataFrame:
     return compare_objectives(4, playouts=8, seed=11).frame
 
 
-def _position(tokens: dict[int, int], scores: list[int], to_move: int = 0) -> Game:
-    """Game 1's board with ``tokens`` (cell -> seat) on side A cells, these scores."""
+def _position(tokens: dict[int, int], scores: list[int] | None = None, to_move: int = 0) -> Game:
+    """Game 1's board with ``tokens`` (cell -> seat) on side A cells, these scores (default:
+    those the tokens explain; others are explained by the starting scores of the config)."""
     data: dict[str, Any] = position_of(Game.new(2, seed=1))
     data["tokens"] = [[[tokens[r * 4 + c]] if r * 4 + c in tokens else [] for c in range(4)]
                       for r in range(4)]  # fmt: skip
-    data["scores"], data["to_move"] = scores, to_move
-    data["first_player"] = 0
+    held = {cell: [seat] for cell, seat in tokens.items()}
+    data["scores"] = scores or explained_scores(2, held, 0, data["board"])
+    data["to_move"], data["first_player"] = to_move, 0
     del data["last_placed"]
-    return game_from_position(data)
+    return game_from_position(data, config=explaining_config(data))
 
 
 def _dice(game: Game, cell: int, legal: bool) -> tuple[int, ...]:
@@ -87,13 +90,13 @@ def test_by_situation_adds_up(small: pd.DataFrame) -> None:
 
 def test_a_block_position() -> None:
     # seat 1 holds cells 0, 1, 2 of the top row; cell 3 completes it
-    game = _position({0: 1, 1: 1, 2: 1, 9: 0}, [3, 4])
+    game = _position({0: 1, 1: 1, 2: 1, 9: 0})
     assert situation(game, _dice(game, 3, legal=True)) == "block"
     assert situation(game, _dice(game, 3, legal=False)) == "other"
 
 
 def test_the_movers_own_line_is_no_block() -> None:
-    game = _position({0: 0, 1: 0, 2: 0, 9: 1}, [3, 4])
+    game = _position({0: 0, 1: 0, 2: 0, 9: 1})
     assert situation(game, _dice(game, 3, legal=True)) == "other"
 
 
@@ -108,7 +111,7 @@ def test_a_race_position() -> None:
 def test_a_last_token_position() -> None:
     tokens = Game.new(2, seed=1).config.rules.tokens
     cells = [0, 1, 2, 4, 8, 6, 11][: tokens - 1]
-    game = _position(dict.fromkeys(cells, 0), [5, 4])
+    game = _position(dict.fromkeys(cells, 0))
     assert game.reserves[0] == 1
     free = next(c for c in range(16) if c not in cells)
     assert situation(game, _dice(game, free, legal=True)) == "last token"

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from pinastats import _engine as E
+from pinastats._engine import copy_state
 from pinastats.agents import make_agent
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
@@ -29,35 +32,81 @@ def cell(row: int, col: int) -> int:
     return row * 4 + col
 
 
+def explained_scores(
+    players: int,
+    tokens: Mapping[int, Sequence[int | None]],
+    first_player: int = 0,
+    board: list[list[str]] = BOARD,
+    config: GameConfig | None = None,
+) -> list[int]:
+    """The scores the tokens explain: the starting scores (the rulebook's, or the config's) plus
+    each placement's points, the tokens placed through the engine in cell order, space by space.
+    """
+    if not tokens and config is None:  # the board is not read (nor checked)
+        return [(seat - first_player) % players + 1 for seat in range(players)]
+    g = Game.from_board(board, players=players, first_player=first_player, config=config)
+    state = g.state
+    for c, seats in sorted(tokens.items()):
+        for space, seat in enumerate(seats):
+            if seat is not None:
+                state.players["score"][seat] += E.placement_points(g.config.board, state, seat, c)
+                state.spaces[c, space] = seat
+    return list(g.scores)
+
+
 def position(
     players: int = 2,
-    tokens: dict[int, list[int]] | None = None,
+    tokens: Mapping[int, Sequence[int | None]] | None = None,
     scores: list[int] | None = None,
     to_move: int = 0,
     **extra: Any,
 ) -> dict[str, Any]:
-    grid: list[list[list[int]]] = [[[] for _ in range(4)] for _ in range(4)]
+    """A position on :data:`BOARD`; ``scores`` default to those the tokens explain."""
+    grid: list[list[list[int | None]]] = [[[] for _ in range(4)] for _ in range(4)]
     for c, seats in (tokens or {}).items():
         grid[c // 4][c % 4] = list(seats)
+    board = extra.pop("board", BOARD)
+    first = extra.get("first_player", 0)
+    if scores is None:
+        scores = explained_scores(players, tokens or {}, first, board)
     return {
         "players": players,
-        "board": extra.pop("board", BOARD),
+        "board": board,
         "tokens": grid,
-        "scores": scores if scores is not None else list(range(1, players + 1)),
+        "scores": scores,
         "to_move": to_move,
         **extra,
     }
 
 
+def explaining_config(data: Mapping[str, Any], rules: Rules | None = None) -> GameConfig:
+    """A config of the position's players and ``rules`` whose starting scores make the
+    position's tokens explain its scores (the rulebook's, moved by the difference)."""
+    n, first = data["players"], data.get("first_player", 0)
+    rows = enumerate(data["tokens"])
+    tokens = {r * 4 + c: seats for r, row in rows for c, seats in enumerate(row)}
+    made = explained_scores(n, tokens, first, data["board"])
+    starts = [0] * n
+    for seat in range(n):
+        turn = (seat - first) % n
+        starts[turn] = turn + 1 + data["scores"][seat] - made[seat]
+    return GameConfig(players=n, rules=rules or Rules(), starting_scores=tuple(starts))
+
+
 def game(
     players: int = 2,
-    tokens: dict[int, list[int]] | None = None,
+    tokens: Mapping[int, Sequence[int | None]] | None = None,
     scores: list[int] | None = None,
     to_move: int = 0,
     rules: Rules | None = None,
     **extra: Any,
 ) -> Game:
-    return game_from_position(position(players, tokens, scores, to_move, **extra), rules=rules)
+    """The game of :func:`position`; without Happy Hour, given ``scores`` are explained by
+    the starting scores of the config (:func:`explaining_config`)."""
+    data = position(players, tokens, scores, to_move, **extra)
+    if scores is None or (rules is not None and rules.happy_hour):
+        return game_from_position(data, rules=rules)
+    return game_from_position(data, config=explaining_config(data, rules))
 
 
 def mid_game(
@@ -73,6 +122,14 @@ def mid_game(
             break
         play_turn_fast(g, player, rng)
     return g
+
+
+def emptied(g: Game, seat: int) -> Game:
+    """``g`` with the reserve of ``seat`` emptied and judged again, through ``Game.from_state``:
+    for ``seat`` yet to play in the round, a state no game reaches (nor a position loads)."""
+    state = copy_state(g.state)
+    state.players["reserve"][seat] = 0
+    return Game.from_state(g.config, state, judge=True)
 
 
 def rulebook_scoring_example() -> Game:

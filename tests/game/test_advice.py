@@ -14,7 +14,14 @@ from pinastats.dice.hands import N_HANDS, dice_tables
 from pinastats.dice.solver import solve_turn
 from pinastats.game.game import Game
 from pinastats.simulation.play import play_game
-from tests.game.scenarios import ROLL_EXAMPLE, cell, game, mid_game, rulebook_scoring_example
+from tests.game.scenarios import (
+    ROLL_EXAMPLE,
+    cell,
+    emptied,
+    game,
+    mid_game,
+    rulebook_scoring_example,
+)
 
 
 def slow_placement_values(g: Game) -> list[int]:
@@ -54,9 +61,9 @@ def test_placement_values_match_the_legal_placements(players: int, seed: int, tu
 
 
 def test_placement_values_are_zero_with_an_empty_reserve() -> None:
-    six = [cell(0, 0), cell(0, 1), cell(0, 2), cell(1, 0), cell(1, 1), cell(3, 0)]
-    # seat 0 placed its last token: the end is triggered, the round goes on
-    g = game(tokens={c: [0] for c in six}, scores=[5, 2], first_player=1)
+    five = [cell(0, 0), cell(0, 1), cell(0, 2), cell(1, 0), cell(1, 1)]
+    # seat 0 to move with no token: the end is triggered, the round goes on
+    g = emptied(game(tokens={c: [0] for c in five}, first_player=1), 0)
     assert not g.is_over
     assert not placement_values(g).any()
     advice = advise(g, ROLL_EXAMPLE, 2)

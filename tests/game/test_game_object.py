@@ -11,8 +11,11 @@ import pytest
 from pinastats._engine.state import states_equal
 from pinastats.errors import PinastatsError
 from pinastats.game import Game, GameConfig
+from pinastats.game.game import IllegalMoveError
 from pinastats.game.rules import Rules
 from pinastats.simulation import play_game
+from tests.game.scenarios import cell as at
+from tests.game.scenarios import game
 
 
 def _played(seed: int, players: int = 3) -> Game:
@@ -92,3 +95,38 @@ def test_an_unpickled_game_has_the_array_types_the_kernels_were_compiled_for() -
             assert after.flags.writeable == before.flags.writeable
     for before, after in zip(game.state, again.state, strict=True):
         assert (after.dtype, after.flags.writeable) == (before.dtype, before.flags.writeable)
+
+
+@pytest.mark.parametrize(
+    ("record", "field", "value"),
+    [("players", "score", 2**63 - 1), ("players", "score", -(2**63)),
+     ("players", "last_placed", 2**63 - 1), ("players", "reserve", 7),
+     ("status", "placements", 2**63 - 1), ("status", "turn", -1)],
+)  # fmt: skip
+def test_from_state_refuses_numbers_that_would_wrap_or_break_the_rules(
+    record: str, field: str, value: int
+) -> None:
+    game = _played(5)
+    bad = copy.deepcopy(game.state)
+    getattr(bad, record)[field][0] = value
+    with pytest.raises(PinastatsError, match=rf"state\.{record}\['{field}'\] must lie from"):
+        Game.from_state(game.config, bad)
+
+
+def test_from_state_names_what_it_wants_instead_of_a_wrong_object() -> None:
+    game = _played(5)
+    with pytest.raises(PinastatsError, match="state must be a GameState, got None"):
+        Game.from_state(game.config, None)  # type: ignore[arg-type]
+    with pytest.raises(PinastatsError, match="config must be a GameConfig, got 'x'"):
+        Game.from_state("x", game.state)  # type: ignore[arg-type]
+
+
+def test_a_game_won_by_a_line_has_no_legal_placement() -> None:
+    row = [at(0, c) for c in range(4)]  # seat 0 holds the top row: PIÑA COLADICE
+    g = game(tokens={c: [0] for c in row}, to_move=1)
+    assert (g.is_over, g.winner) == (True, 0)
+    for dice in ([5, 5, 5, 3, 3], [1, 1, 2, 2, 3], [6, 6, 6, 6, 6]):
+        assert g.legal_cells(dice) == ()
+        assert g.legal_placements(dice) == []
+        with pytest.raises(IllegalMoveError, match="the game is over"):
+            g.place(at(2, 2), dice)

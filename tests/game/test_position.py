@@ -2,22 +2,35 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
+from pinastats.agents import make_agent
 from pinastats.errors import PinastatsError
 from pinastats.game.catalogue import Catalogue, load_catalogue
 from pinastats.game.config import GameConfig
-from pinastats.game.position import PositionError, game_from_position, position_of
+from pinastats.game.game import Game
+from pinastats.game.position import (
+    OTHERS_GAIN,
+    ROLLER_GAIN,
+    PositionError,
+    game_from_position,
+    position_of,
+)
 from pinastats.game.rules import EndReason, HappyHourEffect, Rules, Trigger
-from tests.game.scenarios import cell, position
+from pinastats.simulation import play_turn
+from tests.game.scenarios import cell, explaining_config, position
 
 HH = Rules(happy_hour=True)
 NOTHING = (1, 2, 4, 5, 6)  # matches no coaster of the scenario board
 FULL_HOUSE = (5, 5, 5, 3, 3)
 FH = cell(2, 2)  # the Full House: side B scores 4 on the first space, 3 on the second
 SIX = [cell(0, 0), cell(0, 1), cell(0, 2), cell(1, 0), cell(3, 0), cell(2, 1)]  # no line
+CLUSTER = [cell(2, 2), cell(2, 3), cell(3, 1), cell(3, 2), cell(3, 3)]  # 8 neighbouring pairs
 
 
 def with_tokens(data: dict[str, Any], at: int, entry: list[int | None]) -> dict[str, Any]:
@@ -84,7 +97,7 @@ def test_a_free_first_space_needs_happy_hour() -> None:
 
 
 def test_position_of_writes_every_space_of_side_b() -> None:
-    data = with_tokens(position(players=3, tokens={cell(0, 0): [1], cell(0, 1): [2]}), FH, [1])
+    data = position(players=3, tokens={cell(0, 0): [1], cell(0, 1): [2], FH: [1]})
     g = game_from_position(data)  # 3 players: corners and centre on side B, (0, 1) on side A
     tokens = position_of(g)["tokens"]
     assert tokens[0][0] == [1, None]  # corner, side B
@@ -112,21 +125,26 @@ def tied_at_the_end(holders: dict[int, list[int]]) -> dict[str, Any]:
     return position(tokens=holders, scores=[20, 20], to_move=0)
 
 
+def explained(data: dict[str, Any], **changes: Any) -> Any:
+    """Load ``data`` with starting scores that explain its scores without Happy Hour."""
+    return game_from_position({**data, **changes}, config=explaining_config(data))
+
+
 def test_tied_leaders_who_both_placed_need_last_placed() -> None:
     data = tied_at_the_end({cell(0, 0): [0], cell(3, 3): [1]})
     with pytest.raises(PositionError, match=r"last_placed is needed: seats \[0, 1\] tie at 20"):
-        game_from_position(data)
-    given = game_from_position({**data, "last_placed": [2, 1]})
+        explained(data)
+    given = explained(data, last_placed=[2, 1])
     assert (given.winner, given.end_reason) == (0, EndReason.TIE_BREAK)
 
 
 def test_a_tied_leader_with_tokens_beats_one_who_never_placed() -> None:
-    g = game_from_position(tied_at_the_end({cell(3, 3): [1]}))
+    g = explained(tied_at_the_end({cell(3, 3): [1]}))
     assert (g.winner, g.end_reason) == (1, EndReason.TIE_BREAK)
 
 
 def test_tied_leaders_without_tokens_draw_when_happy_hour_is_off() -> None:
-    g = game_from_position(tied_at_the_end({}))
+    g = explained(tied_at_the_end({}))
     assert (g.winner, g.end_reason) == (None, EndReason.DRAW)
 
 
@@ -139,7 +157,7 @@ def test_with_happy_hour_every_tie_needs_last_placed(holders: dict[int, list[int
 
 def test_a_single_leader_needs_no_recency() -> None:
     data = position(tokens={cell(0, 0): [0], cell(3, 3): [1]}, scores=[21, 20], to_move=0)
-    g = game_from_position(data)
+    g = explained(data)
     assert (g.winner, g.end_reason) == (0, EndReason.SCORE)
 
 
@@ -198,11 +216,12 @@ def test_more_tokens_than_a_player_has_is_refused() -> None:
 
 def test_more_tokens_than_spaces_on_side_b_is_refused() -> None:
     with pytest.raises(PositionError, match="has 2 spaces but the list"):
-        game_from_position(position(players=4, tokens={FH: [0, 1, 2]}))
+        game_from_position(position(players=4, tokens={FH: [0, 1, 2]}, scores=[1, 2, 3, 4]))
 
 
 def test_end_trigger_tokens_is_kept_when_a_score_reaches_the_target_later() -> None:
-    data = position(tokens={c: [0] for c in SIX}, scores=[10, 21], to_move=0)
+    data = position(tokens={**{c: [0] for c in SIX}, **{c: [1] for c in CLUSTER}}, to_move=0)
+    assert data["scores"][0] < 20 <= data["scores"][1]  # seat 1's five tokens: 21 points
     g = game_from_position({**data, "end_trigger": "tokens"})
     assert (g.winner, g.trigger, g.end_reason) == (1, Trigger.TOKENS, EndReason.TOKENS)
     derived = game_from_position(data)  # not given: the score shows first
@@ -215,7 +234,7 @@ def test_end_trigger_with_happy_hour_may_outlive_the_board() -> None:
     assert g.trigger is Trigger.SCORE
     assert not g.is_over
     with pytest.raises(PositionError, match=r'"score" but no score reaches 20.*Happy Hour'):
-        game_from_position(data)
+        explained(data)
 
 
 @pytest.mark.parametrize(
@@ -229,7 +248,7 @@ def test_end_trigger_with_happy_hour_may_outlive_the_board() -> None:
 )
 def test_end_trigger_must_agree_with_the_board(data: dict[str, Any], message: str) -> None:
     with pytest.raises(PositionError, match=message):
-        game_from_position(data)
+        explained(data)
 
 
 def test_a_catalogue_smaller_than_the_layout_is_blamed() -> None:
@@ -247,3 +266,165 @@ def test_a_config_must_match_the_position() -> None:
         game_from_position(position(players=2), config=config)
     with pytest.raises(TypeError, match="either a config or"):
         game_from_position(position(players=3), config=config, rules=HH)
+
+
+# ---------------------------------------------------------------- positions the rules cannot reach
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "state.json"
+
+
+def example(**changes: Any) -> dict[str, Any]:
+    """The example state file (scores 7 and 11, seat 0 to move), with ``changes``."""
+    return {**json.loads(EXAMPLE.read_text(encoding="utf-8")), **changes}
+
+
+def nested(depth: int) -> list[Any]:
+    """A list nested ``depth`` deep: ``[[[...]]]``."""
+    value: list[Any] = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    ("changes", "rules", "message"),
+    [
+        ({"scores": [10**30, 11]}, Rules(), r"seat 0 has 10{30}, more than this position allows"),
+        ({"scores": [2**63 - 1, 11]}, HH, r"seat 0 has 9223372036854775807, more than"),
+        ({"scores": [7, -(10**30)]}, Rules(happy_hour=True, negative_scores=True),
+         r"seat 1 has -10{30}; pinastats takes scores from -1,000,000,000,000"),
+        ({"last_placed": [10**30, 7]}, Rules(), r"last_placed must list 2 whole numbers from 0 "
+         r"to 1,000,000,000,000 \(one per seat\), got \[10{30}, 7\]"),
+        ({"last_placed": [6, 2**63 - 1]}, HH, r"from 0 to 1,000,000,000,000 .*9223372036854775807"),
+    ],
+    ids=["10**30", "2**63-1", "-10**30", "last_placed 10**30", "last_placed 2**63-1"],
+)  # fmt: skip
+def test_numbers_past_any_game_are_refused(
+    changes: dict[str, Any], rules: Rules, message: str
+) -> None:
+    with pytest.raises(PositionError, match=message):
+        game_from_position(example(**changes), rules=rules)
+
+
+def test_the_bound_is_the_target_less_1_plus_the_turns_of_the_round() -> None:
+    # Happy Hour, round complete: 19 + 11 (Five of a Kind's 6 on side B and 5 neighbours)
+    # for seat 0's turn + 1 ("others gain 1") for seat 1's
+    assert game_from_position(example(scores=[31, 11]), rules=HH).scores == (31, 11)
+    with pytest.raises(
+        PositionError,
+        match=r"seat 0 has 32, more than this position allows "
+        r"\(31 at most\)",
+    ):
+        game_from_position(example(scores=[32, 11]), rules=HH)  # fmt: skip
+
+
+def test_lists_nested_too_deeply_are_refused_without_recursing() -> None:
+    tokens = example()["tokens"]
+    tokens[0][0] = nested(200_000)
+    with pytest.raises(PositionError, match=r"tokens\[0\]\[0\]\[0\] nests too deeply"):
+        game_from_position(example(tokens=tokens))
+    with pytest.raises(PositionError, match=r"first_player\[0\]\[0\]\[0\] nests too deeply"):
+        game_from_position(example(first_player=nested(5)))
+
+
+def test_a_score_past_the_end_is_refused_without_happy_hour() -> None:
+    # seat 1, yet to play in the round, has 20 points its tokens explain: it reached
+    # the target in an earlier round, whose end would have ended the game
+    cells = [cell(1, 2), cell(2, 2), cell(3, 1), cell(3, 2), cell(3, 3)]
+    data = position(tokens={c: [1] for c in cells}, to_move=1)
+    assert data["scores"] == [1, 20]
+    with pytest.raises(
+        PositionError,
+        match=r"seat 1 has 20, more than this position allows "
+        r"\(19 at most\): every score was at most 19 when this round began",
+    ):
+        game_from_position(data)  # fmt: skip
+    # with Happy Hour, seat 0's "others gain 1" this round may have given it the 20th point
+    assert game_from_position(data, rules=HH).scores == (1, 20)
+    # played this round, seat 1 may have reached 20 in it
+    assert game_from_position({**data, "to_move": 0}).is_over
+
+
+@pytest.mark.parametrize("rules", [Rules(), HH], ids=["plain", "happy hour"])
+def test_an_empty_reserve_for_a_seat_yet_to_play_is_refused(rules: Rules) -> None:
+    data = position(tokens={c: [1] for c in SIX}, to_move=1)
+    with pytest.raises(
+        PositionError,
+        match="seat 1 has all its 6 tokens on the board but has yet to play in this round",
+    ):
+        game_from_position(data, rules=rules)  # fmt: skip
+    over = game_from_position({**data, "to_move": 0}, rules=rules)  # the round complete
+    assert (over.end_reason, over.reserves) == (EndReason.TOKENS, (6, 0))
+
+
+@pytest.mark.parametrize(
+    ("scores", "message"),
+    [([15, 11], "seat 0 has 15, but its tokens explain exactly 7"),
+     ([1, 11], "seat 0 has 1, but its tokens explain exactly 7"),
+     ([7, 12], "seat 1 has 12, but its tokens explain exactly 11")],
+    ids=["15 for 7", "three tokens on the start", "one too many"],
+)  # fmt: skip
+def test_a_score_the_tokens_do_not_explain_needs_happy_hour(
+    scores: list[int], message: str
+) -> None:
+    assert game_from_position(example()).scores == (7, 11)
+    with pytest.raises(PositionError, match=message + r" \(its starting score"):
+        game_from_position(example(scores=scores))
+    assert game_from_position(example(scores=scores), rules=HH).scores == tuple(scores)
+
+
+def test_scenario_scores_are_the_scores_the_tokens_explain() -> None:
+    """The engine's placements, in another order, agree with the loader's count."""
+    data = position(tokens={**{c: [0] for c in SIX}, **{c: [1] for c in CLUSTER}})
+    assert data["scores"] == [1 + 7 + 6, 2 + 11 + 8]
+    assert game_from_position(data).scores == (14, 21)
+
+
+def test_a_flipped_coaster_needs_happy_hour() -> None:
+    data = position(sides=["BAAA", "AAAA", "AAAA", "AAAA"])
+    with pytest.raises(
+        PositionError,
+        match=r"sides: cell 0 \(pair-1\) shows side B, but 2 "
+        "players set it up on side A; only Happy Hour flips a coaster",
+    ):
+        game_from_position(data)  # fmt: skip
+    assert game_from_position(data, rules=HH).side(0) == "B"
+
+
+def test_last_placed_for_a_seat_without_tokens_needs_happy_hour() -> None:
+    data = position(tokens={cell(0, 0): [0]}, last_placed=[2, 1])
+    with pytest.raises(
+        PositionError,
+        match="last_placed: seat 1 gives 1 but has no token on "
+        "the board; without Happy Hour no token leaves the board",
+    ):
+        game_from_position(data)  # fmt: skip
+    assert game_from_position(data, rules=HH).last_placed == (2, 1)  # its token was taken back
+
+
+def test_happy_hour_gains_are_the_rules() -> None:
+    """The gains the score bound counts are those Happy Hour gives (effects 6 and 3)."""
+    for face, seat, gain in [(6, 0, ROLLER_GAIN), (3, 1, OTHERS_GAIN)]:
+        g = game_from_position(position(), rules=HH)
+        before = g.scores[seat]
+        g.end_turn_without_placement(NOTHING, happy_hour=face)
+        assert g.scores[seat] - before == gain
+
+
+def test_starting_scores_are_whole_numbers_from_0() -> None:
+    for bad in [(-1, 2), (1, 10**30), (1.0, 2), [1, 2], (1, 2, 3)]:
+        with pytest.raises(
+            PinastatsError,
+            match=r"starting scores must be a tuple of 2 whole "
+            r"numbers from 0 to 1,000,000,000,000",
+        ):
+            GameConfig(starting_scores=bad)  # type: ignore[arg-type]  # fmt: skip
+
+
+def test_a_config_with_other_starting_scores_loads_its_own_positions() -> None:
+    config = GameConfig(starting_scores=(0, 7))
+    g, rng, agent = Game.new(config=config, seed=4), np.random.default_rng(4), make_agent("greedy")
+    for _ in range(6):
+        play_turn(g, agent, rng)
+        again = game_from_position(position_of(g), config=config)
+        assert (again.scores, again.to_move) == (g.scores, g.to_move)

@@ -14,10 +14,13 @@ import pytest
 
 from pinastats.agents.builtin import make_agent
 from pinastats.dice.solver import solve_turn
+from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
+from pinastats.game.layout import Layout, load_layout
 from pinastats.game.position import game_from_position
 from pinastats.simulation.play import play_turn_fast
 from pinastats.simulation.runner import simulate
+from tests.game.scenarios import explained_scores
 
 # 4x4 board (cell = 4*row + col); the cell of the target is 15.
 OTHERS = [
@@ -50,15 +53,23 @@ def single_target_game(target: str) -> Game:
     tokens = [
         [[] if OWNER[4 * r + c] is None else [OWNER[4 * r + c]] for c in range(4)] for r in range(4)
     ]
+    # the standard grid with every coaster on side A for 4 players (no flip: no Happy Hour)
+    standard = load_layout()
+    lines = [[standard.cells[c] for c in line] for line in standard.line_cells()]
+    layout = Layout.build("standard, side A", standard.cells, lines, {4: "A" * 16})
+    config = GameConfig(players=4, layout=layout)
+    rows = [board[4 * r : 4 * r + 4] for r in range(4)]
+    held = {c: [seat] for c, seat in enumerate(OWNER) if seat is not None}
     return game_from_position(
         {
             "players": 4,
-            "board": [board[4 * r : 4 * r + 4] for r in range(4)],
-            "sides": ["AAAA"] * 4,
+            "layout": layout.name,
+            "board": rows,
             "tokens": tokens,
-            "scores": [5, 6, 7, 8],
+            "scores": explained_scores(4, held, 0, rows, config),
             "to_move": 0,
-        }
+        },
+        config=config,
     )
 
 
