@@ -16,7 +16,7 @@ from pinastats import _engine as E
 from pinastats._engine import GameState, TurnEnding, copy_state, empty_state
 from pinastats.dice.errors import RollsError, whole_number
 from pinastats.dice.hands import check_dice, dice_tables, hand_index_by_roll
-from pinastats.errors import PinastatsError, expect_instance
+from pinastats.errors import PinastatsError
 from pinastats.game.catalogue import Coaster
 from pinastats.game.config import GameConfig
 from pinastats.game.rules import EndReason, HappyHourEffect, PlacementRule, Trigger
@@ -101,8 +101,6 @@ class Game:
         turn (see :func:`pinastats.game.setup.judge`), the end check the engine
         runs after every turn.
         """
-        expect_instance(config, GameConfig, "config", "GameConfig(...)")
-        expect_instance(state, GameState, "state", "the state of a Game (game.state)")
         check_state(config, state)
         if judge:
             judge_state(config, state)
