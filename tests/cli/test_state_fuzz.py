@@ -255,3 +255,58 @@ def test_simulate_with_any_agent_name_plays_or_says_what_is_wrong(cli: Cli, spec
     result = cli("simulate", "--agents", f"{spec},ev", "--games", "2", "--seed", "1",
                  "--workers", "1", "--no-progress")  # fmt: skip
     assert_clean(result.code, result.out, result.err)
+
+
+COMMANDS: dict[str, list[str]] = {
+    "optimal-hold": ["--target", "--rolls", "--sticky", "--all", "--dice", "--rolls-left",
+                     "--format"],
+    "targets": ["--coasters", "--rolls", "--format"],
+    "advise": ["--state", "--dice", "--rolls-left", "--objective", "--playouts", "--seed",
+               "--players", "--happy-hour", "--format"],
+    "simulate": ["--agents", "--games", "--seed", "--players", "--workers", "--chunk-size",
+                 "--happy-hour", "--first-seat", "--format", "--no-progress", "--out",
+                 "--record"],
+}  # fmt: skip
+"""Each command's options that a random command line draws from (with junk options too)."""
+WORDS = ["0", "1", "2", "3", "5", "-1", "7", "1.5", "nan", "inf", "1e9", "", "x", "full house",
+         "yahtzee", "ev", "strategic,ev", "random,ev,ev,ev,ev", "json", "csv", "text", "win",
+         "points", "--", "-", "--help", "--games", "5 5 5 3 3"]  # fmt: skip
+"""Values of options: small numbers, odd numbers, names, formats and junk (no large count)."""
+
+
+@st.composite
+def command_lines(draw: st.DrawFn, tmp: Path) -> list[str]:
+    """A random command line of one command: its options and junk ones, in any order."""
+    command = draw(st.sampled_from(sorted(COMMANDS)))
+    options = st.sampled_from([*COMMANDS[command], "--nope", "-x"])
+    argv = [command]
+    for option in draw(st.lists(options, max_size=6)):
+        argv.append(option)
+        if option in ("--out", "--record"):
+            argv.append(str(tmp / draw(st.sampled_from(["a.csv", "b.jsonl", "no/c.csv", ""]))))
+        elif option == "--state":
+            argv.append(draw(st.sampled_from([str(ROOT / "examples" / "state.json"), "none"])))
+        else:
+            argv.extend(draw(st.lists(st.sampled_from(WORDS), max_size=5)))
+    if command == "simulate" and "--games" not in argv:
+        argv += ["--games", "3"]  # a default-sized run is real work, not a check
+    return argv
+
+
+def test_random_command_lines_succeed_or_say_what_is_wrong(tmp_path: Path, cli: Cli) -> None:
+    """Any command line of these commands succeeds or fails with one clear line (argparse's own
+    usage error included: its message is the ``pinastats: error:`` line, after the usage)."""
+
+    @fuzz(120)
+    @given(argv=command_lines(tmp_path))
+    def check(argv: list[str]) -> None:
+        result = cli(*argv)
+        if result.code == 0:
+            return
+        assert result.code == 2, (argv, result.err)
+        assert "Traceback" not in result.err, (argv, result.err)
+        errors = [line for line in result.err.splitlines() if line.startswith("pinastats")]
+        assert len(errors) == 1, (argv, result.err)
+        assert errors[0].startswith("pinastats: error: ") or " error: " in errors[0], result.err
+
+    check()
