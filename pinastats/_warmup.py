@@ -132,6 +132,16 @@ def _coach() -> None:
     win_advice(Game.new(2, seed=0), [1, 2, 3, 4, 5], 2, playouts=1)
 
 
+def _value() -> None:
+    from pinastats.agents.network import fits
+    from pinastats.coach.advice import win_advice
+    from pinastats.game.game import Game
+
+    game = Game.new(2, seed=0)
+    if fits(game.config) is None:  # a checkout without trained weights skips it
+        win_advice(game, [1, 2, 3, 4, 5], 2, evaluator="network")
+
+
 @dataclass(frozen=True)
 class KernelGroup:
     """Kernels compiled together by ``compile``; ``kernels`` tell whether they are cached."""
@@ -171,6 +181,7 @@ GROUPS: dict[str, KernelGroup] = {
                     ("_engine.rollout_cell",), 20, lane=1, default=False),
         KernelGroup("coach", "the coach's play-outs", _coach,
                     ("_engine.play_outs", "_engine.best_keeps"), 5),
+        KernelGroup("value", "the learned evaluator", _value, ("_engine.evaluate",), 5),
     )
 }  # fmt: skip
 """The kernel groups by name, in the order :func:`warm_up` compiles them."""

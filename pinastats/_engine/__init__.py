@@ -19,12 +19,15 @@ Modules, from the bottom up (each imports only those above it in this list)::
     happy_hour  the die, each effect's options, encoding, reading and effect
     kinds       K_* agent kinds, PARAM_* parameter slots
     lines       line counts and potentials (strategic)
+    net         the learned evaluator: position features, forward pass, position value
     values      placement values, _final_values (the turn's stop and final values)
     memo        prepared turns keyed by what they read
-    decide      _prepare_turn (turn DP), _choose_keep, _pick_cell, _best_happy_hour
+    decide      _prepare_turn (turn DP), _choose_keep, _pick_cell, _best_happy_hour,
+                _win_values (the value agent's outcome positions by the network)
     turn        _turn_dice -> _turn_ending -> _turn_finish; _finish_turn from Python
     playout     _policy_turn, _play_to_end, _rollout_cell, _agent_turn, _play_outs
-    loop        _play_games: chunks of whole games, logged and recorded
+                (to the end or truncated at the network), _label_positions
+    loop        _play_games: chunks of whole games, logged, recorded and snapshot
 
 The call graph of one turn in the game loop::
 
@@ -75,6 +78,7 @@ from pinastats._engine.kinds import (
     K_RANDOM,
     K_ROLLOUT,
     K_STRATEGIC,
+    K_VALUE,
     N_PARAMS,
     PARAM_BLOCK,
     PARAM_LINE,
@@ -85,7 +89,11 @@ from pinastats._engine.kinds import (
 )
 from pinastats._engine.loop import _play_games as play_games
 from pinastats._engine.memo import EMPTY, KEY_HEAD, KEY_PER_CELL
+from pinastats._engine.net import MAX_LAYERS, Net, empty_net, feature_count
+from pinastats._engine.net import _evaluate as evaluate
+from pinastats._engine.net import _features_of as features_of
 from pinastats._engine.playout import _best_keeps as best_keeps
+from pinastats._engine.playout import _label_positions as label_positions
 from pinastats._engine.playout import _play_outs as play_outs
 from pinastats._engine.playout import _policy_turn as policy_turn
 from pinastats._engine.playout import _rollout_cell as rollout_cell
@@ -104,8 +112,11 @@ from pinastats._engine.state import (
     SPACES,
     Board,
     GameState,
+    StateBatch,
     copy_state,
     empty_state,
+    stack_states,
+    state_batch,
     states_equal,
 )
 from pinastats._engine.stream import Rng, generator_rng, new_stream, stream_rng
@@ -123,6 +134,8 @@ __all__ = [
     "K_RANDOM",
     "K_ROLLOUT",
     "K_STRATEGIC",
+    "K_VALUE",
+    "MAX_LAYERS",
     "NO_SEAT",
     "N_PARAMS",
     "PARAM_BLOCK",
@@ -136,8 +149,10 @@ __all__ = [
     "EndReason",
     "GameState",
     "HappyHourEffect",
+    "Net",
     "PlacementRule",
     "Rng",
+    "StateBatch",
     "Trigger",
     "TurnEnding",
     "as_effect",
@@ -148,13 +163,18 @@ __all__ = [
     "deal",
     "describe_option",
     "draw_happy_hour",
+    "empty_net",
     "empty_state",
+    "evaluate",
+    "feature_count",
+    "features_of",
     "final_values",
     "finish_turn",
     "generator_rng",
     "happy_hour_options",
     "has_line",
     "judge",
+    "label_positions",
     "legal_cells",
     "new_stream",
     "open_to",
@@ -168,7 +188,9 @@ __all__ = [
     "prepare_turn",
     "roll",
     "rollout_cell",
+    "stack_states",
     "start_game",
+    "state_batch",
     "states_equal",
     "stream_rng",
     "turn_ending",

@@ -15,14 +15,17 @@ but passes when the player stops early).
 
 from __future__ import annotations
 
-from pinastats._engine.happy_hour import _apply_happy_hour
-from pinastats._engine.kinds import K_EV, K_GREEDY, K_RANDOM, K_STRATEGIC
+from pinastats._engine.happy_hour import FACES, _apply_happy_hour, _happy_hour_options
+from pinastats._engine.kinds import K_EV, K_GREEDY, K_RANDOM, K_STRATEGIC, K_VALUE
 from pinastats._engine.memo import _memo_holds, _memo_read, _memo_slot, _memo_write, _turn_key
+from pinastats._engine.net import _position_value
 from pinastats._engine.rules import (
     _cell_combination,
     _copy_game,
+    _end_turn,
     _has_line,
     _open_to,
+    _place,
 )
 from pinastats._engine.state import GameState
 from pinastats._engine.stream import _uniform
@@ -41,12 +44,13 @@ _EPS = TIE_TOL  # placements and Happy Hour choices tie like keeps
 
 @jit_inline
 def _solves_turn(kind):
-    """Whether ``kind`` prepares its turn (:func:`_prepare_turn`: ev and strategic).
+    """Whether ``kind`` prepares its turn (:func:`_prepare_turn`: ev, strategic and value).
 
     Random and greedy need no DP. A prepared turn also holds the agent's value of
-    each open cell (``work.cell_value``), which :func:`_choose_cell` can read.
+    each open cell (``work.cell_value``), which :func:`_choose_cell` reads (for
+    ``value``, always: it is never asked for a cell on a turn it did not prepare).
     """
-    return K_EV <= kind <= K_STRATEGIC
+    return (K_EV <= kind <= K_STRATEGIC) | (kind == K_VALUE)
 
 
 @jit_flat
@@ -73,13 +77,18 @@ def _prepare_turn(kind, params, board, game, tables, work, seat):
 
 @jit_flat
 def _solve_turn(kind, params, board, game, tables, work, seat):
-    """Solve this turn's DP for ``seat`` (ev, strategic) over ``rolls - 1`` re-rolls.
+    """Solve this turn's DP for ``seat`` (ev, strategic, value) over ``rolls - 1`` re-rolls.
 
     The dice layer's driver (:func:`~pinastats.dice._kernels._solve_stages`) on
     the agent's final values, stopping worth ``stop_value`` (the best placement;
-    no Happy Hour before the last roll).
+    no Happy Hour before the last roll): points and shape for ``ev`` and
+    ``strategic`` (:func:`~pinastats._engine.values._final_values`), the
+    network's win probabilities for ``value`` (:func:`_win_values`).
     """
-    _final_values(kind, params, board, game, seat, work)
+    if kind == K_VALUE:
+        _win_values(params, board, game, seat, work)
+    else:
+        _final_values(kind, params, board, game, seat, work)
     t = tables
     _solve_stages(work.final_value, work.stop_value, 1.0, board.rolls - 1, t.keep_levels,
                   t.keep_plus, t.keep_scale, t.hand_as_keep, t.keep_minus, work.hand_value,
@@ -234,3 +243,67 @@ def _choose_happy_hour(kind, params, board, game, seat, effect, options, n, rng)
         game.status.copy(),
     )
     return _pick_happy_hour(kind, params, board, game, seat, effect, options, n, rng, saved)
+
+
+@jit_flat
+def _outcome_value(params, board, game, seat, work, cell, effect):
+    """``seat``'s win probability after its turn ends (by the network of ``work.net``).
+
+    The turn ends with a token on ``cell`` (``cell >= 0``), else with the Happy
+    Hour die's face ``effect`` (> 0; the option chosen as ``strategic`` chooses
+    it), else by passing. Played on ``work.after``; ``game`` is left unchanged.
+    """
+    after = work.after
+    _copy_game(game, after)
+    if cell >= 0:
+        _place(board, after, seat, cell)
+    elif effect > 0:
+        n = _happy_hour_options(board, after, seat, effect, work.options)
+        if n > 0:
+            option = _best_happy_hour(K_STRATEGIC, params, board, after, seat, effect,
+                                      work.options, n, 0.0, work.saved)  # fmt: skip
+            _apply_happy_hour(board, after, seat, effect, option)
+    over = _end_turn(board, after)
+    return _position_value(board, after, seat, work.net, over)
+
+
+@jit_flat
+def _win_values(params, board, game, seat, work):
+    """Fill ``work.final_value``, ``work.stop_value`` and ``work.cell_value`` with win chances.
+
+    The ``value`` agent's turn, as the coach's (:mod:`pinastats.coach.solve`) on
+    the network's ``W``: ``stop[h]`` is the best ``W`` of the open cells hand
+    ``h`` shows, else ``W(pass)``; ``final[h]`` the same, except that a hand
+    placing nothing after the last roll is worth the Happy Hour lottery
+    ``(1/6) sum_e W(e)`` when the variant is played.
+    """
+    stop, final, placeable = work.stop_value, work.final_value, work.placeable
+    cell_value = work.cell_value
+    comb_ptr, comb_hands = board.comb_ptr, board.comb_hands
+    for h in range(stop.shape[0]):
+        stop[h] = -1.0
+        placeable[h] = False
+    for c in range(game.cell_coaster.shape[0]):
+        if not _open_to(game, seat, c):
+            continue
+        v = _outcome_value(params, board, game, seat, work, c, 0)
+        cell_value[c] = v
+        comb = _cell_combination(board, game, c)
+        for j in range(comb_ptr[comb], comb_ptr[comb + 1]):
+            h = comb_hands[j]
+            placeable[h] = True
+            if v > stop[h]:
+                stop[h] = v
+    passing = _outcome_value(params, board, game, seat, work, -1, 0)
+    lottery = passing
+    if board.happy_hour:
+        lottery = 0.0
+        for effect in range(1, FACES + 1):
+            lottery += _outcome_value(params, board, game, seat, work, -1, effect)
+        lottery /= FACES
+    for h in range(stop.shape[0]):
+        if not placeable[h]:
+            stop[h] = passing
+            final[h] = lottery
+        else:
+            final[h] = stop[h]

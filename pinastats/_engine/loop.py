@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pinastats._engine.playout import _agent_turn
-from pinastats._engine.rules import _PINA, _deal_into, _start_game, _winning_line
+from pinastats._engine.rules import _PINA, _copy_game, _deal_into, _row, _start_game, _winning_line
 from pinastats._engine.turn import _play_turn
 from pinastats._jit import jit_flat, jit_inline
 
@@ -73,7 +73,22 @@ def _record_game(board, game, out, g):
 
 
 @jit_flat
-def _play_games(board, game, tables, work, kinds, params, rng, setup, out, log, plain, rollout):
+def _snapshot(game, snaps, g):
+    """Keep the position at the start of this turn of game ``g`` in ``snaps`` (while room).
+
+    ``snaps.offered[0]`` counts every position offered, kept or not, so that a
+    caller sees when the room ran out.
+    """
+    i = snaps.offered[0]
+    if i < snaps.game.shape[0]:
+        _copy_game(game, _row(snaps.states, i))
+        snaps.game[i] = g
+    snaps.offered[0] = i + 1
+
+
+@jit_flat
+def _play_games(board, game, tables, work, kinds, params, rng, setup, out, log, snaps, plain,
+                rollout):  # fmt: skip
     """Play ``out.first.shape[0]`` games in a row, writing one row of each output per game.
 
     ``kinds[p]``/``params[p]`` is the agent in seat ``p``; ``setup`` is a
@@ -86,7 +101,10 @@ def _play_games(board, game, tables, work, kinds, params, rng, setup, out, log, 
     per game (with none, nothing is logged): per game the coaster dealt to each
     cell, per token space the turn (0-based, -1: empty at the end) and seat of
     the token on it at the end and the points of that placement. Logging draws
-    nothing: the games are the same with and without it.
+    nothing: the games are the same with and without it. ``snaps`` is a
+    :class:`~pinastats.simulation.chunk.Snapshots`: with room for positions
+    (``snaps.game`` not empty) the position at the start of every turn is kept
+    (:func:`_snapshot`; it draws nothing either).
 
     Exactly one of ``plain`` and ``rollout`` is True, the other None, and numba
     drops the branch of the None one while it compiles (a test of a None
@@ -101,6 +119,7 @@ def _play_games(board, game, tables, work, kinds, params, rng, setup, out, log, 
     """
     status = game.status[0]
     logging = log.turn.shape[0] > 0
+    snapping = snaps.game.shape[0] > 0
     for g in range(out.first.shape[0]):
         _new_game(game, work, rng, setup, log, g)
         over = False
@@ -109,6 +128,8 @@ def _play_games(board, game, tables, work, kinds, params, rng, setup, out, log, 
             turn = status.turn
             before = status.placements
             score = game.players[mover].score
+            if snapping:
+                _snapshot(game, snaps, g)
             if plain is not None:  # kept only in the loop of the one-turn agents
                 over = _play_turn(kinds[mover], params[mover], board, game, tables, work, rng)
             if rollout is not None:  # kept only in the loop of every agent

@@ -21,7 +21,8 @@ from pinastats._engine.decide import (
     _solves_turn,
 )
 from pinastats._engine.kinds import K_ROLLOUT, K_STRATEGIC, PARAM_POLICY, PARAM_ROLLOUTS
-from pinastats._engine.rules import _copy_game, _end_turn, _place
+from pinastats._engine.net import _position_value
+from pinastats._engine.rules import _copy_game, _end_turn, _place, _row
 from pinastats._engine.stream import _seed_stream
 from pinastats._engine.turn import _PLACE, _play_turn, _turn_dice, _turn_ending, _turn_finish
 from pinastats._jit import jit, jit_flat, jit_inline
@@ -133,20 +134,66 @@ def _agent_turn(kind, params, board, game, tables, work, rng):
 @jit
 def _play_outs(
     kind: int, params: Any, board: Any, start: Any, tables: Any, work: Any, rng: Any,
-    seeds: Any, seat: int, out: Any,
+    seeds: Any, seat: int, depth: int, out: Any,
 ) -> None:  # fmt: skip
-    """``out[i]``: the :func:`_result` for ``seat`` of a play-out of ``start`` to the end.
+    """``out[i]``: the result for ``seat`` of play-out ``i`` of ``start`` (a game still running).
 
-    Play-out ``i`` copies ``start`` (a game still running) into ``work.playout``
-    and draws from the stream of ``rng`` (an :class:`~pinastats._engine.stream.Rng`
-    with ``use_stream``) reseeded with ``seeds[i]``: whatever the start,
-    play-out ``i`` sees the same numbers.
+    Play-out ``i`` copies ``start`` into ``work.playout`` and draws from the
+    stream of ``rng`` (an :class:`~pinastats._engine.stream.Rng` with
+    ``use_stream``) reseeded with ``seeds[i]``: whatever the start, play-out
+    ``i`` sees the same numbers. With ``depth == 0`` it plays to the end
+    (:func:`_result`); with ``depth > 0`` it plays at most ``depth`` turns and
+    then takes the network's value of the position (``work.net``,
+    :func:`~pinastats._engine.net._position_value`): a truncated play-out.
     """
     game = work.playout
     for i in range(seeds.shape[0]):
         _seed_stream(rng.stream, seeds[i])
         _copy_game(start, game)
-        out[i] = _play_to_end(kind, params, board, game, tables, work, rng, seat)
+        if depth <= 0:
+            out[i] = _play_to_end(kind, params, board, game, tables, work, rng, seat)
+            continue
+        over = False
+        turns = 0
+        while not over and turns < depth:
+            over = _policy_turn(kind, params, board, game, tables, work, rng)
+            turns += 1
+        out[i] = _position_value(board, game, seat, work.net, over)
+
+
+@jit
+def _label_positions(
+    kind: int, params: Any, board: Any, batch: Any, tables: Any, work: Any, rng: Any,
+    seeds: Any, out: Any,
+) -> None:  # fmt: skip
+    """``out[i, r]``: the share of play-outs of position ``i`` that relative seat ``r`` wins.
+
+    ``batch`` is a :class:`~pinastats._engine.state.StateBatch` of running
+    games; relative seat ``r`` is ``r`` seats after the one to move in
+    position ``i``, and ``out[i, n]`` is the share with no winner. Play-out
+    ``j`` of every position draws from the stream reseeded with ``seeds[j]``
+    (common random numbers), every seat played by the one-turn agent ``kind``.
+    """
+    game = work.playout
+    n = game.players.shape[0]
+    for i in range(out.shape[0]):
+        for r in range(n + 1):
+            out[i, r] = 0.0
+        start = _row(batch, i)
+        mover = start.status[0].to_move
+        for j in range(seeds.shape[0]):
+            _seed_stream(rng.stream, seeds[j])
+            _copy_game(start, game)
+            over = False
+            while not over:
+                over = _policy_turn(kind, params, board, game, tables, work, rng)
+            winner = game.status[0].winner
+            if winner < 0:
+                out[i, n] += 1.0
+            else:
+                out[i, (winner - mover) % n] += 1.0
+        for r in range(n + 1):
+            out[i, r] /= seeds.shape[0]
 
 
 @jit

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from pinastats._engine.codes import EndReason, PlacementRule, Trigger
-from pinastats._engine.state import NO_SEAT
+from pinastats._engine.state import NO_SEAT, GameState
 from pinastats._engine.stream import _uniform
 from pinastats._jit import jit, jit_flat, jit_inline
 
@@ -326,6 +326,13 @@ def _deal_into(rng, game, pool, sides, start_scores, tokens_each):
 def _deal(rng, game, n_coasters, sides, start_scores, tokens_each):
     """:func:`_deal_into` with a fresh pool of ``n_coasters`` (for calls from Python)."""
     _deal_into(rng, game, np.empty(n_coasters, dtype=np.int64), sides, start_scores, tokens_each)
+
+
+@jit_inline
+def _row(batch, i):
+    """State ``i`` of a :class:`~pinastats._engine.state.StateBatch`, as views of its rows."""
+    return GameState(batch.cell_coaster[i], batch.cell_side[i], batch.spaces[i],
+                     batch.players[i], batch.status[i])  # fmt: skip
 
 
 @jit_flat

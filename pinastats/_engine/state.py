@@ -131,3 +131,47 @@ def copy_state(state: GameState) -> GameState:
 def states_equal(a: GameState, b: GameState) -> bool:
     """Whether two states hold the same values in every array."""
     return all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+class StateBatch(NamedTuple):
+    """Many states of one game's shape, stacked: row ``i`` of each array is state ``i``.
+
+    Attributes:
+        cell_coaster, cell_side: ``(N, n_cells)``.
+        spaces: ``(N, n_cells, 2)``.
+        players: ``(N, n_players)`` records of :data:`PLAYER_DTYPE`.
+        status: ``(N, 1)`` records of :data:`STATUS_DTYPE`.
+    """
+
+    cell_coaster: IntArray
+    cell_side: IntArray
+    spaces: IntArray
+    players: npt.NDArray[np.void]
+    status: npt.NDArray[np.void]
+
+    def __len__(self) -> int:
+        return int(self.cell_coaster.shape[0])
+
+    def state(self, i: int) -> GameState:
+        """A copy of state ``i``."""
+        return GameState(*(a[i].copy() for a in self))
+
+
+def state_batch(n: int, n_cells: int, n_players: int) -> StateBatch:
+    """A batch of ``n`` zeroed states (:func:`empty_state` each)."""
+    status = np.zeros((n, 1), dtype=STATUS_DTYPE)
+    status["winner"] = NO_SEAT
+    return StateBatch(
+        np.zeros((n, n_cells), dtype=np.int64),
+        np.zeros((n, n_cells), dtype=np.int64),
+        np.full((n, n_cells, SPACES), NO_SEAT, dtype=np.int64),
+        np.zeros((n, n_players), dtype=PLAYER_DTYPE),
+        status,
+    )
+
+
+def stack_states(states: list[GameState]) -> StateBatch:
+    """The batch of ``states`` (all of one shape), in order."""
+    if not states:
+        raise ValueError("stack_states needs at least one state")
+    return StateBatch(*(np.stack([s[k] for s in states]) for k in range(len(GameState._fields))))  # type: ignore[arg-type]

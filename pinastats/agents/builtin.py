@@ -12,6 +12,11 @@
 ``rollout``    plays to win: ``strategic`` dice, and each legal placement
                played out ``rollouts`` times to the end (every seat played by
                ``policy``); it takes the placement that wins most often.
+``value``      plays for the chance to win by the learned evaluator: the
+               network values every way the turn can end (a token on each
+               open cell, a pass, each Happy Hour face), the exact turn DP
+               keeps for the best of them, and the token goes where the
+               network says the chance is highest (:mod:`pinastats.value`).
 ``coach``      plays every keep and placement for the chance to win (play-outs
                from each outcome position of the turn and the turn DP on
                them, :mod:`pinastats.coach`); a Python agent, not a kernel.
@@ -34,7 +39,8 @@ from typing import Any, TypeVar, cast, overload
 import numpy as np
 
 from pinastats import _engine as E
-from pinastats._engine import K_EV, K_GREEDY, K_RANDOM, K_ROLLOUT, K_STRATEGIC
+from pinastats._engine import K_EV, K_GREEDY, K_RANDOM, K_ROLLOUT, K_STRATEGIC, K_VALUE
+from pinastats.agents.network import fits
 from pinastats.agents.protocol import AgentProtocol, is_agent
 from pinastats.agents.tables import Workspace, turn_tables, workspace
 from pinastats.dice.errors import is_finite_number, is_number
@@ -58,6 +64,8 @@ class AgentKind(StrEnum):
     """``ev`` plus lines, blocking and the end-game race (tunable weights)."""
     ROLLOUT = "rollout"
     """Monte Carlo one-ply lookahead on the placement: aims at winning, not points."""
+    VALUE = "value"
+    """The learned evaluator's win probabilities, with the exact turn DP on them."""
 
 
 _KIND_CODE = {
@@ -66,6 +74,7 @@ _KIND_CODE = {
     AgentKind.EV: K_EV,
     AgentKind.STRATEGIC: K_STRATEGIC,
     AgentKind.ROLLOUT: K_ROLLOUT,
+    AgentKind.VALUE: K_VALUE,
 }
 
 STRATEGIC_DEFAULTS: dict[str, float] = {"line": 6.0, "block": 3.0, "race": 0.5, "win": 100.0}
@@ -206,6 +215,7 @@ class Agent:
         key = (threading.get_ident(), id(game.config))
         entry = self._scratch.get(key)
         if entry is None or entry[0] is not game.config:
+            check_plays(self, game.config)
             entry = (
                 game.config,
                 workspace(game.config, memo=self.kind is AgentKind.ROLLOUT),
@@ -289,9 +299,12 @@ class Agent:
                     legal,
                 )
             )
-        values = self._work(game).cell_value  # not read: each legal cell is valued here
+        prepared = self.kind is AgentKind.VALUE  # its cell values are its prepared turn's
+        if prepared and self._prepared(game)[0] != _position_key(game):
+            self.start_turn(game)
+        values = work.cell_value  # read when prepared, else each legal cell is valued here
         return int(E.pick_cell(self.code, self.param_vector(), board, game.state, game.to_move,
-                                 legal, rng, values, False))  # fmt: skip
+                                 legal, rng, values, prepared))  # fmt: skip
 
     def choose_happy_hour(
         self, game: Game, effect: HappyHourEffect, options: list[int], rng: np.random.Generator
@@ -322,6 +335,18 @@ class Agent:
 
 class AgentError(PinastatsError):
     """An unknown agent name or a bad agent parameter."""
+
+
+def check_plays(agent: object, config: object) -> None:
+    """Raise :class:`AgentError` when ``agent`` cannot play games of ``config``.
+
+    Only ``value`` has such limits: it needs a network for the config's player
+    count and layout (:func:`pinastats.agents.network.fits`).
+    """
+    if isinstance(agent, Agent) and agent.kind is AgentKind.VALUE:
+        why = fits(config)  # type: ignore[arg-type]
+        if why is not None:
+            raise AgentError(f"agent 'value' cannot play this game: {why}")
 
 
 def _check_playing(game: Game) -> None:

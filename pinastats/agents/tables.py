@@ -19,9 +19,11 @@ from pinastats._engine import (
     KEY_PER_CELL,
     N_PARAMS,
     GameState,
+    Net,
     empty_state,
     option_capacity,
 )
+from pinastats.agents.network import network_for
 from pinastats.dice.combinations import Combination
 from pinastats.dice.hands import N_HANDS, N_KEEPS, dice_tables, key_to_hand
 from pinastats.dice.solver import solve_turn
@@ -114,6 +116,9 @@ class Workspace(NamedTuple):
         line_term: ``(n_players, n_lines)`` each line's term of each seat's line potential.
         pool: ``(n_coasters,)`` the catalogue's coaster indices, shuffled to deal a game.
         memo: the prepared turns kept for reuse (by play-outs; none for games).
+        after: a game state to play the end of a turn on (the ``value`` agent's outcomes).
+        net: the learned evaluator for games of this config, with its scratch
+            memory (:mod:`pinastats.agents.network`; empty when none fits).
     """
 
     final_value: FloatArray
@@ -132,6 +137,8 @@ class Workspace(NamedTuple):
     line_term: FloatArray
     pool: IntArray
     memo: TurnMemo
+    after: GameState
+    net: Net
 
 
 MEMO_SLOTS = 1024
@@ -204,4 +211,6 @@ def workspace(config: GameConfig, *, memo: bool = False) -> Workspace:
         line_term=np.zeros((config.players, n_lines)),
         pool=np.zeros(len(config.catalogue), dtype=np.int64),
         memo=turn_memo(config, MEMO_SLOTS if memo else 0),
+        after=empty_state(n_cells, config.players),
+        net=network_for(config),
     )

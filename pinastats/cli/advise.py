@@ -98,7 +98,10 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--playouts",
         type=positive_int,
         metavar="N",
-        help="with --objective win: most play-outs from each outcome position (default 200)",
+        help=(
+            "with --objective win: value the outcome positions by play-outs, at most N from "
+            "each (default: the learned evaluator, instant; play-outs where it has no network)"
+        ),
     )
     parser.add_argument(
         "--seed",
@@ -137,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
                 fail(f"--{option} applies to --objective win only")
     game = load_state(args.state, catalogue=catalogue, rules=Rules(happy_hour=args.happy_hour))
     points = ["dice", "agents", "rules"]
-    ensure_warm([*points, "turn", "coach"] if args.objective == "win" else points)
+    ensure_warm([*points, "turn", "coach", "value"] if args.objective == "win" else points)
     if args.objective == "win":
         return _run_win(args, game)
     advice = advise(game, args.dice, args.rolls_left)
@@ -149,10 +152,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_win(args: argparse.Namespace, game: Game) -> int:
+    from pinastats.agents.network import fits
     from pinastats.coach import DEFAULT_PLAYOUTS, win_advice
 
+    network = args.playouts is None and args.seed is None and fits(game.config) is None
     playouts = DEFAULT_PLAYOUTS if args.playouts is None else args.playouts
-    win = win_advice(game, args.dice, args.rolls_left, playouts=playouts, seed=args.seed)
+    win = win_advice(game, args.dice, args.rolls_left, playouts=playouts, seed=args.seed,
+                     evaluator="network" if network else "playouts")  # fmt: skip
     if args.format == "json":
         write_json(win_record(win, game, args.dice))
     else:
@@ -383,6 +389,8 @@ def win_record(win: WinAdvice, game: Game, dice: list[int]) -> dict[str, Any]:
         "too_close_to_call": win.too_close_to_call,
         "lead": win.lead,
         "lead_se": win.lead_se,
+        "evaluator": win.evaluator,
+        "win_probability_check": win.chosen_check,
         "playouts": win.playouts,
         "policy": win.policy,
         "seed": win.seed,
@@ -464,6 +472,9 @@ def _win_summary(win: WinAdvice) -> list[str]:
         lines.append(
             f"Too close to call: the lead over the second best is {100 * win.lead:.1f}% "
             f"± {100 * win.lead_se:.1f}% (paired); more --playouts may tell them apart."
+            if win.evaluator == "playouts"
+            else f"Too close to call: the lead over the second best is {100 * win.lead:.1f}%, "
+            "within the network's resolution; --playouts N may tell them apart."
         )
     return lines
 
@@ -475,8 +486,11 @@ def win_text(win: WinAdvice, game: Game, top: int | None) -> str:
     how = (
         "every outcome is decided, no play-out needed"
         if n == 0
-        else f"{n} play-out{'s' * (n != 1)} per outcome position by {win.policy}, seed {win.seed}"
+        else f"{n} play-out{'s' * (n != 1)} per outcome position by {win.policy}, seed {win.seed}; "
+        "the best option's chance measured again on fresh play-outs"
     )
+    if win.evaluator == "network":
+        how = "the learned evaluator's chances; --playouts N to play them out instead"
     lines = [head, f"Objective: the chance to win ({how}).", "", *_win_summary(win)]
     if win.rolls_left == 0:
         lines += ["", _win_placements_text(win, game, "Placements (best first):", False)]

@@ -24,6 +24,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "pinastats.cli.report",
     "pinastats.cli.review",
     "pinastats.cli.balance",
+    "pinastats.cli.train",
     "pinastats.cli.warm_up",
 )
 """Modules of the subcommands, in the order ``--help`` lists them."""

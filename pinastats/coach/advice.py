@@ -7,6 +7,7 @@ See :func:`win_advice`. The outcome positions and their play-outs are in
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -14,7 +15,9 @@ from fractions import Fraction
 import numpy as np
 
 from pinastats._arrays import FloatArray
+from pinastats._engine import stack_states
 from pinastats.agents.advice import Advice, KeptDice, advise, check_rolls_left
+from pinastats.agents.network import evaluate_states, fits
 from pinastats.coach.outcomes import (
     Outcome,
     OutcomeSet,
@@ -36,6 +39,8 @@ DEFAULT_BATCH = 100
 """Play-outs per outcome added between two checks of the lead."""
 CLEAR_LEAD = 3.0
 """The lead of the best option over the second, in paired standard errors, that ends the search."""
+NETWORK_RESOLUTION = 0.01
+"""With the network: a lead of at most this much is too close to call (``docs/value.md``)."""
 
 
 @dataclass(frozen=True)
@@ -107,9 +112,14 @@ class WinAdvice:
             ``CLEAR_LEAD`` paired standard errors (the play-outs cannot tell them apart).
         lead, lead_se: the best option's lead over the second and its paired
             standard error (0 with fewer than two options).
-        playouts: play-outs made from each undecided outcome position.
+        playouts: play-outs made from each undecided outcome position (0 with the network).
         policy: the agent that played every seat in the play-outs.
         seed: the entropy of the play-outs' ``SeedSequence`` (to repeat them).
+        evaluator: ``"network"`` (the learned evaluator values the outcome
+            positions) or ``"playouts"``.
+        chosen_check: how ``win_probability`` was measured: with play-outs, on
+            fresh play-outs that did not choose the option (the estimate is
+            then not inflated by the choice); with the network, its own value.
         outcomes: every outcome position of the turn and its ``W``.
         points: the advice for this turn's points, for comparison.
     """
@@ -129,6 +139,8 @@ class WinAdvice:
     seed: int
     outcomes: tuple[OutcomeWin, ...]
     points: Advice
+    evaluator: str = "playouts"
+    chosen_check: str = ""
 
     @property
     def best_keeps(self) -> tuple[KeepWin, ...]:
@@ -195,23 +207,33 @@ def win_advice(
     dice: Sequence[int],
     rolls_left: int,
     *,
-    playouts: int = DEFAULT_PLAYOUTS,
+    playouts: int | None = DEFAULT_PLAYOUTS,
     policy: str = "strategic",
     seed: int | None = None,
     batch: int = DEFAULT_BATCH,
     workers: int | None = None,
+    evaluator: str = "playouts",
 ) -> WinAdvice:
     """Rank the keeps and placements of the player to move by the chance to win.
 
     Each outcome position ``o`` of the turn (a token on an open cell, a pass,
     a Happy Hour face) gets its win probability ``W(o)``: exact where the game
-    is over, else the mean of play-outs to the end by ``policy`` in every seat
-    (common random numbers: play-out ``i`` of every outcome uses the same
-    seed). The turn DP on ``W`` then values every keep exactly given ``W``.
-    Play-outs are added ``batch`` at a time until the best option leads the
-    second by more than :data:`CLEAR_LEAD` paired standard errors or each
-    outcome has ``playouts``; ``too_close_to_call`` tells when the cap came first.
+    is over, else, with ``evaluator="network"``, the learned evaluator's
+    (instant; :mod:`pinastats.value`), or with ``"playouts"`` the mean of
+    play-outs to the end by ``policy`` in every seat (common random numbers:
+    play-out ``i`` of every outcome uses the same seed). The turn DP on ``W``
+    then values every keep exactly given ``W``. Play-outs are added ``batch``
+    at a time until the best option leads the second by more than
+    :data:`CLEAR_LEAD` paired standard errors or each outcome has
+    ``playouts``; ``too_close_to_call`` tells when the cap came first.
+
+    The best option's ``win_probability`` is then measured again on as many
+    fresh play-outs (another seed), with the choices of the turn fixed: the
+    maximum of noisy estimates overstates the option it picks, an independent
+    estimate does not.
     """
+    if evaluator not in EVALUATORS:
+        raise PinastatsError(f"evaluator must be one of {', '.join(EVALUATORS)}, got {evaluator!r}")
     expect_instance(game, Game, "game", "Game.new()")
     hand_dice = check_dice(dice)
     rolls_left = check_rolls_left(rolls_left)
@@ -221,11 +243,13 @@ def win_advice(
             f"rolls left must be at most {rolls - 1} (the game plays {rolls} rolls), "
             f"got {rolls_left}"
         )
-    playouts = check_playouts(playouts)
-    batch = check_playouts(batch)
     policy = check_policy(policy)
     points = advise(game, hand_dice, rolls_left)
     outcomes = outcome_positions(game)
+    if evaluator == "network":
+        return _network_advice(game, points, outcomes, hand_dice, rolls_left)
+    playouts = check_playouts(DEFAULT_PLAYOUTS if playouts is None else playouts)
+    batch = check_playouts(batch)
     runner = Playouts(outcomes, policy=policy, seed=seed, workers=workers)
     hand = dice_tables().hand_index(hand_dice)
     step = min(batch, playouts)
@@ -242,20 +266,66 @@ def win_advice(
             break
         runner.extend(min(playouts, runner.n + step))
     close = not _clear(lead, lead_se, options.values.size, measured)
-    return _advice(points, outcomes, runner, turn, options, hand, (lead, lead_se, close))
+    advice = _advice(points, outcomes, runner.mean(), runner.covariance(), turn, options, hand,
+                     (lead, lead_se, close))  # fmt: skip
+    n = runner.n if outcomes.undecided.size else 0
+    check = "exact: no play-out needed"
+    chosen, chosen_se = advice.win_probability, advice.win_probability_se
+    if n:
+        fresh = Playouts(outcomes, policy=policy, seed=runner.entropy + 1, workers=workers)
+        fresh.extend(n)
+        top = int(np.argmax(options.values))
+        chosen = float(options.weights[top] @ fresh.mean())
+        chosen_se = standard_error(options.weights[top], fresh.covariance())
+        check = f"{n} fresh play-outs per outcome (seed {fresh.entropy}) that did not choose"
+    return dataclasses.replace(advice, playouts=n, policy=runner.policy, seed=runner.entropy,
+                               win_probability=chosen, win_probability_se=chosen_se,
+                               evaluator="playouts", chosen_check=check)  # fmt: skip
+
+
+EVALUATORS = ("network", "playouts")
+"""What values the outcome positions in :func:`win_advice`."""
+
+
+def _network_advice(game: Game, points: Advice, outcomes: OutcomeSet, dice: Dice,
+                    rolls_left: int) -> WinAdvice:  # fmt: skip
+    """:func:`win_advice` with the learned evaluator's ``W`` (no play-out, no standard error)."""
+    why = fits(game.config)
+    if why is not None:
+        raise PinastatsError(f"{why}; ask for play-outs instead (--playouts N)")
+    w = outcomes.exact.copy()
+    todo = outcomes.undecided
+    if todo.size:
+        p = evaluate_states(game.config, stack_states([outcomes.states[j] for j in todo]))
+        n = game.config.players
+        for row, j in enumerate(todo):
+            r = (outcomes.seat - int(outcomes.states[j].status[0]["to_move"])) % n
+            w[j] = p[row, r] + 0.5 * p[row, n]
+    m = outcomes.size
+    cov = np.zeros((m, m))
+    rolls = game.config.rules.rolls
+    turn = solve_win_turn(w, outcomes.shows, outcomes.pass_column, outcomes.happy_columns,
+                          rolls_left, rolls)  # fmt: skip
+    hand = dice_tables().hand_index(dice)
+    options = _decision(outcomes, turn, w, hand, rolls_left)
+    lead, _ = _lead(options, cov)
+    close = options.values.size > 1 and lead <= NETWORK_RESOLUTION
+    advice = _advice(points, outcomes, w, cov, turn, options, hand, (lead, 0.0, close))
+    return dataclasses.replace(advice, playouts=0, policy="network", seed=0, evaluator="network",
+                               chosen_check="the network's value of the chosen option")  # fmt: skip
 
 
 def _advice(
     points: Advice,
     outcomes: OutcomeSet,
-    runner: Playouts,
+    w: FloatArray,
+    cov: FloatArray,
     turn: TurnWin,
     options: _Options,
     hand: int,
     lead: tuple[float, float, bool],
 ) -> WinAdvice:
     """The advice's records from the final estimates and DP (``lead``: lead, its SE, close)."""
-    w, cov = runner.mean(), runner.covariance()
     m = outcomes.size
     column = {int(c): j for j, c in enumerate(outcomes.cells)}
     se = [standard_error(np.eye(m)[j], cov) for j in range(m)]
@@ -304,9 +374,9 @@ def _advice(
         too_close_to_call=lead[2],
         lead=lead[0],
         lead_se=lead[1],
-        playouts=runner.n if outcomes.undecided.size else 0,
-        policy=runner.policy,
-        seed=runner.entropy,
+        playouts=0,
+        policy="",
+        seed=0,
         outcomes=tuple(
             OutcomeWin(o, float(w[j]), se[j], not np.isnan(outcomes.exact[j]))
             for j, o in enumerate(outcomes.outcomes)

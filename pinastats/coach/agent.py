@@ -8,6 +8,10 @@ each by ``policy``); each keep is then the turn DP's best on ``W``
 small DP per keep. The play-outs' seed is made from the agent's ``seed`` and
 the position, so the same position always gets the same estimates. Happy Hour
 choices are those of ``strategic`` (as in the outcome positions).
+
+With ``leaf="value"`` each play-out stops after ``depth`` turns and the learned
+evaluator values the position reached (a truncated play-out: fewer turns
+played, and the network's estimate instead of one game's 0, 1/2 or 1).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import numpy.typing as npt
 
 from pinastats.agents.builtin import AgentError, make_agent
 from pinastats.coach.outcomes import (
+    CoachError,
     OutcomeSet,
     Playouts,
     check_playouts,
@@ -40,6 +45,11 @@ from pinastats.game.turn import check_rerolls_left
 
 COACH_PLAYOUTS = 200
 """Default play-outs per outcome position of the ``coach`` agent."""
+
+LEAVES = ("end", "value")
+"""Where a coach's play-out stops: at the end of the game, or at the learned evaluator."""
+LEAF_DEPTH = 2
+"""Turns a play-out plays before the evaluator values it (``leaf="value"``)."""
 
 _STRATEGIC = make_agent("strategic")
 
@@ -64,6 +74,8 @@ class Coach:
     policy: str = "strategic"
     seed: int = 0
     workers: int | None = 1
+    leaf: str = "end"
+    depth: int = LEAF_DEPTH
     _key: bytes = field(default=b"", init=False, repr=False, compare=False)
     _outcomes: OutcomeSet | None = field(default=None, init=False, repr=False, compare=False)
     _w: npt.NDArray[np.float64] = field(
@@ -75,6 +87,9 @@ class Coach:
         self.policy = check_policy(self.policy)
         self.seed = at_least(self.seed, "coach: seed", 0)
         self.workers = check_workers(self.workers)
+        if self.leaf not in LEAVES:
+            raise CoachError(f"leaf must be one of {', '.join(LEAVES)}, got {self.leaf!r}")
+        self.depth = at_least(self.depth, "coach: depth", 1)
 
     @property
     def name(self) -> str:
@@ -86,12 +101,16 @@ class Coach:
             custom.append(f"policy={self.policy}")
         if self.seed:
             custom.append(f"seed={self.seed}")
+        if self.leaf != "end":
+            custom.append(f"leaf={self.leaf}")
+            if self.depth != LEAF_DEPTH:
+                custom.append(f"depth={self.depth}")
         return f"coach({','.join(custom)})" if custom else "coach"
 
     def __getstate__(self) -> dict[str, Any]:
         """The settings only: the estimates of the last position are not shipped."""
         return {"playouts": self.playouts, "policy": self.policy, "seed": self.seed,
-                "workers": self.workers}  # fmt: skip
+                "workers": self.workers, "leaf": self.leaf, "depth": self.depth}  # fmt: skip
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(**state)  # type: ignore[misc]
@@ -104,7 +123,9 @@ class Coach:
         if key != self._key or self._outcomes is None:
             outcomes = outcome_positions(game)
             digest = int.from_bytes(hashlib.sha256(key).digest()[:8], "little")
-            runner = Playouts(outcomes, self.policy, (self.seed << 64) | digest, self.workers)
+            depth = self.depth if self.leaf == "value" else 0
+            seed = (self.seed << 64) | digest
+            runner = Playouts(outcomes, self.policy, seed, self.workers, depth=depth)
             runner.extend(self.playouts)
             self._key, self._outcomes, self._w = key, outcomes, runner.mean()
         return self._outcomes
@@ -157,7 +178,7 @@ class Coach:
         return _STRATEGIC.choose_happy_hour(game, effect, options, rng)
 
 
-COACH_PARAMETERS = ("playouts", "policy", "seed")
+COACH_PARAMETERS = ("playouts", "policy", "seed", "leaf", "depth")
 """The parameters of ``coach(...)`` in an agent name."""
 
 
@@ -177,7 +198,7 @@ def coach_agent(spec: str, items: list[tuple[str, str]]) -> Coach:
                 f"agent {spec!r}: unknown parameter {key!r}{hint} "
                 f"(parameters of coach: {', '.join(COACH_PARAMETERS)})"
             )
-        if key == "policy":
+        if key in ("policy", "leaf"):
             settings[key] = val
             continue
         try:

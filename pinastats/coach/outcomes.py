@@ -11,7 +11,9 @@ Whatever the dice do, the mover's turn ends in one of few positions:
 For each outcome position ``o`` the mover's win probability ``W(o)`` is exact
 when the game is over there (1 won, 0 lost, 1/2 no winner) and otherwise
 estimated by ``N`` play-outs to the end, every seat played by one built-in
-agent (the *policy*). Play-outs use common random numbers: play-out ``i`` of
+agent (the *policy*), or by play-outs cut after ``depth`` turns, where the
+learned evaluator values the position (:mod:`pinastats._engine.net`).
+Play-outs use common random numbers: play-out ``i`` of
 every outcome draws from the same stream, seeded by a 64-bit word of
 ``SeedSequence`` child ``i`` (:func:`pinastats._engine.playout._play_outs`),
 so the estimates of two outcomes are positively correlated and
@@ -38,6 +40,7 @@ from pinastats import _engine as E
 from pinastats._arrays import BoolArray, FloatArray, IntArray
 from pinastats._engine import Board, GameState, Rng, copy_state, new_stream, stream_rng
 from pinastats.agents.builtin import MAX_PLAYOUTS, make_agent
+from pinastats.agents.network import fits
 from pinastats.agents.tables import Workspace, turn_tables, workspace
 from pinastats.dice.errors import at_least_or_none, whole_number
 from pinastats.errors import PinastatsError
@@ -69,6 +72,15 @@ def check_policy(policy: str) -> str:
 def check_playouts(playouts: int) -> int:
     """A number of play-outs, checked: a whole number from 1 to :data:`MAX_PLAYOUTS`."""
     return whole_number(playouts, "play-outs", 1, MAX_PLAYOUTS, CoachError)
+
+
+MAX_DEPTH = 100
+"""Most turns a play-out cut at the network may play before the network values it."""
+
+
+def check_depth(depth: int) -> int:
+    """Turns a play-out plays before the network values it: 0 (to the end) .. :data:`MAX_DEPTH`."""
+    return whole_number(depth, "depth", 0, MAX_DEPTH, CoachError)
 
 
 def check_seed(seed: int | None) -> int | None:
@@ -240,6 +252,7 @@ class Playouts:
     policy: str = "strategic"
     seed: int | None = None
     workers: int | None = None
+    depth: int = 0
     results: FloatArray = field(init=False)
     entropy: int = field(init=False)
     _seeds: list[int] = field(init=False, default_factory=list)
@@ -248,6 +261,11 @@ class Playouts:
     def __post_init__(self) -> None:
         self.policy = check_policy(self.policy)
         self.seed, self.workers = check_seed(self.seed), check_workers(self.workers)
+        self.depth = check_depth(self.depth)
+        if self.depth:
+            why = fits(self.outcomes.game.config)
+            if why is not None:
+                raise CoachError(f"play-outs cut at the network: {why}")
         root = np.random.SeedSequence(self.seed)
         self.entropy = int(root.entropy)  # type: ignore[arg-type]
         self._root = root
@@ -300,7 +318,7 @@ class Playouts:
         column = np.empty(len(rows))
         for o in self.outcomes.undecided:
             E.play_outs(kind, params, board, self.outcomes.states[o], tables, slot.work,
-                       slot.rng, seeds, self.outcomes.seat, column)  # fmt: skip
+                       slot.rng, seeds, self.outcomes.seat, self.depth, column)  # fmt: skip
             out[:, o] = column
 
     def extend(self, n: int) -> None:

@@ -35,7 +35,7 @@ import numpy as np
 
 from pinastats import _engine as E
 from pinastats._arrays import IntArray
-from pinastats._engine import SPACES, EndReason, empty_state, generator_rng
+from pinastats._engine import SPACES, EndReason, StateBatch, empty_state, generator_rng, state_batch
 from pinastats.agents.builtin import Agent, AgentKind
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.agents.tables import turn_tables, workspace
@@ -90,6 +90,27 @@ class PlacementLog(NamedTuple):
     turn: IntArray  # (games, n_cells, 2) turn of the placement (0-based), -1: empty
     seat: IntArray  # (games, n_cells, 2) seat of the token, -1: empty
     points: IntArray  # (games, n_cells, 2) points the placement scored
+
+
+class Snapshots(NamedTuple):
+    """Room for the positions at the start of each turn of a chunk's games.
+
+    With no room (``game`` empty) the chunk kernel keeps none. ``offered[0]`` is
+    the number of positions offered: more than the room means some were lost.
+    """
+
+    states: StateBatch  # the positions kept, in order of play
+    game: IntArray  # (room,) the chunk's game number (from 0) of each position
+    offered: IntArray  # (1,) positions offered
+
+
+def snapshots(room: int, config: GameConfig) -> Snapshots:
+    """Room for ``room`` positions of games of ``config`` (0: keep none)."""
+    return Snapshots(
+        state_batch(room, config.layout.n_cells, config.players),
+        np.zeros(room, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
 
 
 @dataclass(frozen=True)
@@ -184,11 +205,14 @@ def placement_log(games: int, n_cells: int) -> PlacementLog:
     )
 
 
-def play_chunk(spec: ChunkSpec, *, log: bool = False) -> tuple[ChunkOutput, PlacementLog]:
+def play_chunk(
+    spec: ChunkSpec, *, log: bool = False, snaps: Snapshots | None = None
+) -> tuple[ChunkOutput, PlacementLog]:
     """Play the chunk's games with built-in agents in the chunk kernel.
 
-    With ``log`` the placement log has a row per game, else none: the games are
-    the same either way.
+    With ``log`` the placement log has a row per game, else none; ``snaps``
+    (:func:`snapshots`) gets the position at the start of every turn while it
+    has room. The games are the same either way.
     """
     agents = spec.agents
     if not _built_in(agents):
@@ -209,6 +233,7 @@ def play_chunk(spec: ChunkSpec, *, log: bool = False) -> tuple[ChunkOutput, Plac
         ChunkSetup(config.sides, config.start_scores, config.rules.tokens, spec.first_seat),
         out,
         placements,
+        snapshots(0, config) if snaps is None else snaps,
         None if rollout else True,
         True if rollout else None,
     )

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pinastats.agents.builtin import Agent, AgentKind, check_plays, is_built_in
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.errors import PinastatsError, expect_instance
@@ -26,15 +27,28 @@ DEFAULT_CHUNK = 500
 """Games per chunk, unless a ``rollout`` agent plays (a game then takes tens of milliseconds)."""
 ROLLOUT_CHUNK = 16
 """Games per chunk with a ``rollout`` seat: a few dozen games keep every core busy."""
+VALUE_CHUNK = 50
+"""Games per chunk with a ``value`` seat (some hundreds of games a second)."""
+COACH_CHUNK = 2
+"""Games per chunk with a ``coach`` seat (a second or more a game): every core plays."""
 
 
 def default_chunk_size(agents: Sequence[object]) -> int:
     """The chunk size of a run of ``agents`` when none is given.
 
-    :data:`ROLLOUT_CHUNK` with a ``rollout`` seat, else :data:`DEFAULT_CHUNK`.
-    The chunk size is part of what a run's seed plays, like the agents.
+    :data:`COACH_CHUNK` with a ``coach`` seat, :data:`ROLLOUT_CHUNK` with a
+    ``rollout`` seat, :data:`VALUE_CHUNK` with a ``value`` seat, else
+    :data:`DEFAULT_CHUNK`: small chunks where games are slow, so that a run of
+    a few hundred games keeps every core busy. The chunk size is part of what
+    a run's seed plays, like the agents.
     """
-    return ROLLOUT_CHUNK if plays_rollout(agents) else DEFAULT_CHUNK
+    if any(is_built_in(a) and not isinstance(a, Agent) for a in agents):  # the coach
+        return COACH_CHUNK
+    if plays_rollout(agents):
+        return ROLLOUT_CHUNK
+    if any(isinstance(a, Agent) and a.kind is AgentKind.VALUE for a in agents):
+        return VALUE_CHUNK
+    return DEFAULT_CHUNK
 
 
 @dataclass(frozen=True)
@@ -93,4 +107,6 @@ def plan_run(
     if players is not None and players != config.players:
         raise PinastatsError(f"players={players} disagrees with the config's {config.players}")
     games, seed, chunk_size = check_run(len(seats), games, seed, chunk_size, first_seat, config)
+    for seat in seats:
+        check_plays(seat, config)
     return RunPlan(seats, games, seed, config, chunk_size, first_seat)

@@ -186,7 +186,7 @@ def test_coach_play_outs_do_not_depend_on_the_memo() -> None:
     for work in (workspace(CONFIG, memo=True), workspace(CONFIG)):
         out = np.empty(seeds.shape[0])
         _play_outs(policy.code, policy.param_vector(), CONFIG.board, game.state, turn_tables(),
-                   work, stream_rng(new_stream()), seeds, game.to_move, out)  # fmt: skip
+                   work, stream_rng(new_stream()), seeds, game.to_move, 0, out)  # fmt: skip
         results.append(out)
     assert np.array_equal(results[0], results[1])
     assert 0.0 < results[0].mean() < 1.0
