@@ -32,8 +32,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
-from pinastats._arrays import FloatArray
 from pinastats._engine.rules import _owns, _row
 from pinastats._jit import jit, jit_flat, jit_inline
 
@@ -77,17 +77,17 @@ class Net(NamedTuple):
     ``value`` agent refuses such games before a kernel sees them.
     """
 
-    weights: FloatArray
-    biases: FloatArray
+    weights: npt.NDArray[np.float64]
+    biases: npt.NDArray[np.float64]
     sizes: np.ndarray
-    mean: FloatArray
-    scale: FloatArray
-    make: FloatArray
-    x: FloatArray
-    a: FloatArray
-    b: FloatArray
-    out: FloatArray
-    lines: FloatArray
+    mean: npt.NDArray[np.float64]
+    scale: npt.NDArray[np.float64]
+    make: npt.NDArray[np.float64]
+    x: npt.NDArray[np.float64]
+    a: npt.NDArray[np.float64]
+    b: npt.NDArray[np.float64]
+    out: npt.NDArray[np.float64]
+    lines: npt.NDArray[np.float64]
 
 
 def empty_net(n_players: int, n_combinations: int) -> Net:

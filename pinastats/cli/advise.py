@@ -489,7 +489,7 @@ def win_text(win: WinAdvice, game: Game, top: int | None) -> str:
         else f"{n} play-out{'s' * (n != 1)} per outcome position by {win.policy}, seed {win.seed}; "
         "the best option's chance measured again on fresh play-outs"
     )
-    if win.evaluator == "network":
+    if win.evaluator == "network" and not all(o.exact for o in win.outcomes):
         how = "the learned evaluator's chances; --playouts N to play them out instead"
     lines = [head, f"Objective: the chance to win ({how}).", "", *_win_summary(win)]
     if win.rolls_left == 0:

@@ -28,7 +28,7 @@ def test_the_coach_is_made_from_its_name() -> None:
     ("spec", "message"),
     [
         ("coach(playout=3)", "unknown parameter 'playout'; did you mean 'playouts'"),
-        ("coach(depth=3)", "parameters of coach: playouts, policy, seed"),
+        ("coach(width=3)", "parameters of coach: playouts, policy, seed, leaf, depth"),
         ("coach(playouts=0)", "play-outs must be a whole number from 1 to 10000, got 0"),
         ("coach(playouts=-5)", "got -5"),
         ("coach(playouts=10000000000000)", "from 1 to 10000, got 10000000000000"),

@@ -53,7 +53,12 @@ def test_json_items_gain_win_probabilities(tmp_path: Path, cli: Cli) -> None:
         assert {"keep", "expected_points", "fraction", "best", "stop"} <= set(k)
     chances = [k["win_probability"] for k in keeps]
     assert chances == sorted(chances, reverse=True)
-    assert data["win_probability"] == keeps[0]["win_probability"]
+    # the best keep's chance measured again on fresh play-outs, not those that chose it
+    assert data["evaluator"] == "playouts"
+    assert "fresh play-outs" in data["win_probability_check"]
+    assert abs(data["win_probability"] - keeps[0]["win_probability"]) < 4 * max(
+        data["win_probability_se"], 0.05
+    )
     assert keeps[0]["best"]
     assert isinstance(data["too_close_to_call"], bool)
     for p in data["placements"]:
@@ -119,3 +124,16 @@ def test_bad_input_is_one_line(
     assert result.err.count("\n") == 1
     assert result.err.startswith("pinastats: error: ")
     assert message in result.err
+
+
+def test_the_network_advises_by_default(tmp_path: Path, cli: Cli) -> None:
+    state = _state(tmp_path, MID_GAME)
+    result = _advise(cli, state, "1 2 3 4 6", 2, "--objective", "win", "--format", "json")
+    assert (result.code, result.err) == (0, "")
+    data = json.loads(result.out)
+    assert (data["evaluator"], data["playouts"]) == ("network", 0)
+    keeps = data["keeps"]
+    assert data["win_probability"] == keeps[0]["win_probability"]
+    assert all(0 <= k["win_probability"] <= 1 for k in keeps)
+    table = _advise(cli, state, "1 2 3 4 6", 2, "--objective", "win")
+    assert "the learned evaluator's chances" in table.out

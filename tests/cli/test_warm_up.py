@@ -97,7 +97,7 @@ def test_a_cold_cache_is_announced_once(tmp_path: Path) -> None:
     env = os.environ | {"NUMBA_CACHE_DIR": str(cache)}
     listed = subprocess.run(check, capture_output=True, text=True, env=env, check=True)
     # an empty folder: all cold
-    assert listed.stdout.strip() == "['dice', 'agents', 'rules', 'turn', 'games', 'coach']"
+    assert listed.stdout.strip() == "['dice', 'agents', 'rules', 'turn', 'games', 'coach', 'value']"
     first = pinastats("optimal-hold", "--target", "full house", cache=cache)
     assert first.returncode == 0, first.stderr
     lines = first.stderr.splitlines()
