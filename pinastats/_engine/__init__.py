@@ -89,7 +89,7 @@ from pinastats._engine.kinds import (
 )
 from pinastats._engine.loop import _play_games as play_games
 from pinastats._engine.memo import EMPTY, KEY_HEAD, KEY_PER_CELL
-from pinastats._engine.net import MAX_LAYERS, Net, empty_net, feature_count
+from pinastats._engine.net import Net, empty_net, feature_count
 from pinastats._engine.net import _evaluate as evaluate
 from pinastats._engine.net import _features_of as features_of
 from pinastats._engine.playout import _best_keeps as best_keeps
@@ -135,7 +135,6 @@ __all__ = [
     "K_ROLLOUT",
     "K_STRATEGIC",
     "K_VALUE",
-    "MAX_LAYERS",
     "NO_SEAT",
     "N_PARAMS",
     "PARAM_BLOCK",

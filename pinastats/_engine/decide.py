@@ -31,6 +31,7 @@ from pinastats._engine.state import GameState
 from pinastats._engine.stream import _uniform
 from pinastats._engine.values import (
     _final_values,
+    _hand_values,
     _line_potential,
     _opponents_potential,
     _value_given,
@@ -277,23 +278,9 @@ def _win_values(params, board, game, seat, work):
     placing nothing after the last roll is worth the Happy Hour lottery
     ``(1/6) sum_e W(e)`` when the variant is played.
     """
-    stop, final, placeable = work.stop_value, work.final_value, work.placeable
-    cell_value = work.cell_value
-    comb_ptr, comb_hands = board.comb_ptr, board.comb_hands
-    for h in range(stop.shape[0]):
-        stop[h] = -1.0
-        placeable[h] = False
     for c in range(game.cell_coaster.shape[0]):
-        if not _open_to(game, seat, c):
-            continue
-        v = _outcome_value(params, board, game, seat, work, c, 0)
-        cell_value[c] = v
-        comb = _cell_combination(board, game, c)
-        for j in range(comb_ptr[comb], comb_ptr[comb + 1]):
-            h = comb_hands[j]
-            placeable[h] = True
-            if v > stop[h]:
-                stop[h] = v
+        if _open_to(game, seat, c):
+            work.cell_value[c] = _outcome_value(params, board, game, seat, work, c, 0)
     passing = _outcome_value(params, board, game, seat, work, -1, 0)
     lottery = passing
     if board.happy_hour:
@@ -301,9 +288,4 @@ def _win_values(params, board, game, seat, work):
         for effect in range(1, FACES + 1):
             lottery += _outcome_value(params, board, game, seat, work, -1, effect)
         lottery /= FACES
-    for h in range(stop.shape[0]):
-        if not placeable[h]:
-            stop[h] = passing
-            final[h] = lottery
-        else:
-            final[h] = stop[h]
+    _hand_values(board, game, seat, work, -1.0, passing, lottery)

@@ -24,7 +24,7 @@ The network is a multilayer perceptron on the standardised features
 ``n + 1`` logits and their softmax, the probability that each relative seat
 wins and that nobody does (a draw or the turn limit). The value of a position
 for seat ``s`` is ``P(win of r(s)) + P(no winner) / 2``, the score a play-out
-gives (:func:`~pinastats._engine.playout._result`).
+gives (:func:`_result`).
 """
 
 from __future__ import annotations
@@ -34,11 +34,9 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from pinastats._engine.lines import _line_count
 from pinastats._engine.rules import _owns, _row
 from pinastats._jit import jit, jit_flat, jit_inline
-
-MAX_LAYERS = 4
-"""Most weight layers a network may have (hidden layers + the output layer)."""
 
 CELL_FEATURES = 6
 """Features of a cell before its ``n`` per-seat token flags."""
@@ -71,7 +69,6 @@ class Net(NamedTuple):
         x: ``(n_features,)`` scratch: the features.
         a, b: ``(rows,)`` scratch: a layer's input and output.
         out: ``(n_players + 1,)`` the last evaluation's probabilities.
-        lines: ``(n_players, 3)`` scratch of the line counts.
 
     An empty net (``sizes`` of length 0) means no network for this game: the
     ``value`` agent refuses such games before a kernel sees them.
@@ -87,7 +84,6 @@ class Net(NamedTuple):
     a: npt.NDArray[np.float64]
     b: npt.NDArray[np.float64]
     out: npt.NDArray[np.float64]
-    lines: npt.NDArray[np.float64]
 
 
 def empty_net(n_players: int, n_combinations: int) -> Net:
@@ -103,7 +99,6 @@ def empty_net(n_players: int, n_combinations: int) -> Net:
         np.zeros(0),
         np.zeros(0),
         np.zeros(n_players + 1),
-        np.zeros((n_players, 3)),
     )
 
 
@@ -159,37 +154,27 @@ def _features(board, game, net, x):
             if _owns(game, c, seat):
                 placed += 1
         x[k + 3] = placed / 6.0
-        counts = net.lines[r]
-        counts[0] = counts[1] = counts[2] = 0.0
+        ones = twos = threes = 0.0
         threats = 0.0
         threat_make = 0.0
         whole = 0.0
         for i in range(lines.shape[0]):
-            own = 0
-            is_open = True
-            missing = -1
-            for j in range(lines.shape[1]):
-                c = lines[i, j]
-                if c < 0:
-                    break
-                if _owns(game, c, seat):
-                    own += 1
-                elif _free_spaces(game, c) == 0:
-                    is_open = False
-                    break
-                else:
-                    missing = c
+            own, is_open = _line_count(board, game, seat, i)
             if own == length[i]:
                 whole = 1.0
             elif is_open and own > 0:
-                if own <= 3:
-                    counts[own - 1] += 1.0
-                if own == length[i] - 1:
+                ones += own == 1
+                twos += own == 2
+                threes += own == 3
+                if own == length[i] - 1:  # the one cell it lacks completes the line
                     threats += 1.0
-                    threat_make += make[board.coaster_combination[game.cell_coaster[missing]]]
-        x[k + 4] = counts[0] / 4.0
-        x[k + 5] = counts[1] / 4.0
-        x[k + 6] = counts[2] / 4.0
+                    for j in range(length[i]):
+                        c = lines[i, j]
+                        if not _owns(game, c, seat):
+                            threat_make += make[board.coaster_combination[game.cell_coaster[c]]]
+        x[k + 4] = ones / 4.0
+        x[k + 5] = twos / 4.0
+        x[k + 6] = threes / 4.0
         x[k + 7] = threats / 4.0
         x[k + 8] = threat_make
         x[k + 9] = whole
@@ -238,7 +223,7 @@ def _forward(net, x):
 
 
 @jit_inline
-def _result_of(game, seat):
+def _result(game, seat):
     """1 if ``seat`` won the finished game, 0.5 if nobody did, else 0."""
     winner = game.status[0].winner
     if winner == seat:
@@ -256,7 +241,7 @@ def _position_value(board, game, seat, net, over):
     by the seat to move.
     """
     if over:
-        return _result_of(game, seat)
+        return _result(game, seat)
     _features(board, game, net, net.x)
     _forward(net, net.x)
     n = game.players.shape[0]

@@ -21,23 +21,12 @@ from pinastats._engine.decide import (
     _solves_turn,
 )
 from pinastats._engine.kinds import K_ROLLOUT, K_STRATEGIC, PARAM_POLICY, PARAM_ROLLOUTS
-from pinastats._engine.net import _position_value
+from pinastats._engine.net import _position_value, _result
 from pinastats._engine.rules import _copy_game, _end_turn, _place, _row
 from pinastats._engine.stream import _seed_stream
 from pinastats._engine.turn import _PLACE, _play_turn, _turn_dice, _turn_ending, _turn_finish
 from pinastats._jit import jit, jit_flat, jit_inline
 from pinastats.dice._kernels import _best_keep
-
-
-@jit_inline
-def _result(game, seat):
-    """1 if ``seat`` won the finished game, 0.5 if nobody did, else 0."""
-    winner = game.status[0].winner
-    if winner == seat:
-        return 1.0
-    if winner < 0:
-        return 0.5
-    return 0.0
 
 
 @jit_flat

@@ -140,21 +140,48 @@ def _happy_hour_value(board, game, seat):
 
 
 @jit_flat
+def _hand_values(board, game, seat, work, floor, passing, lottery):
+    """Fill ``work.stop_value``, ``final_value`` and ``placeable`` from ``work.cell_value``.
+
+    ``stop[h]`` is the best value (at least ``floor``) of the cells open to
+    ``seat`` that hand ``h`` shows, or ``passing`` when it shows none;
+    ``final[h]`` is the same, except that a hand placing nothing is worth
+    ``lottery`` (the Happy Hour die after the last roll).
+    """
+    stop, final, placeable = work.stop_value, work.final_value, work.placeable
+    comb_ptr, comb_hands = board.comb_ptr, board.comb_hands
+    for h in range(stop.shape[0]):
+        stop[h] = floor
+        placeable[h] = False
+    for c in range(game.cell_coaster.shape[0]):
+        if not _open_to(game, seat, c):
+            continue
+        v = work.cell_value[c]
+        comb = _cell_combination(board, game, c)
+        for j in range(comb_ptr[comb], comb_ptr[comb + 1]):
+            h = comb_hands[j]
+            placeable[h] = True
+            if v > stop[h]:
+                stop[h] = v
+    for h in range(stop.shape[0]):
+        if placeable[h]:
+            final[h] = stop[h]
+        else:
+            stop[h] = passing
+            final[h] = lottery
+
+
+@jit_flat
 def _final_values(kind, params, board, game, seat, work):
     """Fill ``work.final_value`` and ``work.stop_value`` for ``seat``'s turn.
 
     ``stop_value[h]`` is the best placement value over the coasters open to
     ``seat`` that hand ``h`` shows (0: it places nothing and passes);
     ``final_value`` is the same, except that a hand placing nothing after the
-    last roll is worth the Happy Hour die when the variant is played.
+    last roll is worth the Happy Hour die when the variant is played
+    (:func:`_hand_values`).
     """
-    stop = work.stop_value
     cell_value = work.cell_value
-    comb_ptr, comb_hands = board.comb_ptr, board.comb_hands
-    placeable = work.placeable
-    for h in range(stop.shape[0]):
-        stop[h] = 0.0
-        placeable[h] = False
     strategic = kind == K_STRATEGIC
     own_before = opp_before = 0.0
     had_line = False
@@ -168,18 +195,8 @@ def _final_values(kind, params, board, game, seat, work):
         if not _open_to(game, seat, c):
             continue
         if strategic:
-            v = _counted_value(params, board, game, seat, c, own_before, opp_before, had_line,
-                               work)  # fmt: skip
+            cell_value[c] = _counted_value(params, board, game, seat, c, own_before, opp_before,
+                                           had_line, work)  # fmt: skip
         else:
-            v = float(_placement_points(board, game, seat, c))
-        cell_value[c] = v
-        comb = _cell_combination(board, game, c)
-        for j in range(comb_ptr[comb], comb_ptr[comb + 1]):
-            h = comb_hands[j]
-            placeable[h] = True
-            if v > stop[h]:
-                stop[h] = v
-    final = work.final_value
-    lottery = _happy_hour_value(board, game, seat)
-    for h in range(final.shape[0]):
-        final[h] = lottery if lottery != 0.0 and not placeable[h] else stop[h]
+            cell_value[c] = float(_placement_points(board, game, seat, c))
+    _hand_values(board, game, seat, work, 0.0, 0.0, _happy_hour_value(board, game, seat))

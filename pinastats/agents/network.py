@@ -119,10 +119,9 @@ def load_networks(path: str | Path | None = None) -> ValueNetworks:
     Raises :class:`NetworkError` naming the file when it is missing, of another
     :data:`NETWORK_VERSION`, or its shapes do not fit the features.
     """
-    where = network_path() if path is None else Path(path)
     if path is None:
         return _shipped()
-    return _load(str(where))
+    return _load(str(Path(path)))
 
 
 @cache
@@ -209,7 +208,6 @@ def kernel_net(net: PlayerNetwork, rolls: int) -> Net:
         np.zeros(width),
         np.zeros(width),
         np.zeros(net.players + 1),
-        np.zeros((net.players, 3)),
     )
 
 

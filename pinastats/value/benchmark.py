@@ -283,6 +283,7 @@ def network_accuracy(parts: Sequence[Benchmark], path: str | Path | None = None)
     rows = []
     for b in parts:
         n = b.config.players
+        phase = b.phase()
         for i in range(len(b)):
             start = b.states.state(i)
             seat = int(start.status[0]["to_move"])
@@ -300,7 +301,7 @@ def network_accuracy(parts: Sequence[Benchmark], path: str | Path | None = None)
             for j, cell in enumerate(cells):
                 r = (seat - int(after_states[j].status[0]["to_move"])) % n
                 rows.append({"players": n, "happy_hour": b.config.rules.happy_hour,
-                             "phase": b.phase()[i], "decision": i, "cell": cell,
+                             "phase": phase[i], "decision": i, "cell": cell,
                              "predicted": p[j, r] + 0.5 * p[j, n],
                              "label": b.labels[i, cell]})  # fmt: skip
     return pd.DataFrame(rows)

@@ -1,8 +1,9 @@
 """The learned evaluator's inputs and outputs on positions, from Python.
 
 :func:`features` gives the feature rows the network reads
-(:mod:`pinastats._engine.net` lists them); :func:`evaluate` the shipped
-network's probabilities, and :func:`win_chances` each seat's chance to win.
+(:mod:`pinastats._engine.net` lists them) and :func:`win_chances` each seat's
+chance to win by the shipped network
+(:func:`pinastats.agents.network.evaluate_states` evaluates a batch).
 """
 
 from __future__ import annotations
@@ -43,14 +44,6 @@ def state_features(config: GameConfig, states: StateBatch) -> FloatArray:
     return out
 
 
-def evaluate(config: GameConfig, states: StateBatch, path: str | None = None) -> FloatArray:
-    """``(N, players + 1)``: the network's chance that each relative seat wins, then no winner.
-
-    ``path``: a weights file (default: the shipped networks).
-    """
-    return evaluate_states(config, states, path)
-
-
 def win_chances(game: Game) -> pd.DataFrame:
     """Each seat's chance to win ``game`` by the network (a running game), and of no winner.
 
@@ -58,7 +51,7 @@ def win_chances(game: Game) -> pd.DataFrame:
     """
     if game.is_over:
         raise PinastatsError(f"the game is over ({game.end_reason.name}): nothing to estimate")
-    p = evaluate(game.config, stack_states([game.state]))[0]
+    p = evaluate_states(game.config, stack_states([game.state]))[0]
     n = game.config.players
     mover = game.to_move
     win = [float(p[(s - mover) % n]) for s in range(n)]

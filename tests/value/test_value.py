@@ -13,6 +13,7 @@ from pinastats.agents.builtin import AgentError, make_agent
 from pinastats.agents.network import (
     NETWORK_VERSION,
     NetworkError,
+    evaluate_states,
     load_networks,
     save_networks,
 )
@@ -32,7 +33,7 @@ from pinastats.value.data import (
     read_positions,
     write_positions,
 )
-from pinastats.value.features import evaluate, features, state_features, win_chances
+from pinastats.value.features import features, state_features, win_chances
 
 
 def _positions(players: int, games: int = 6, seed: int = 3, happy_hour: bool = False) -> Positions:
@@ -61,7 +62,9 @@ def test_features_are_seat_relative(players: int) -> None:
     perm = [(s + 1) % players for s in range(players)]  # a rotation keeps the turn order
     renamed = E.stack_states([_relabel(p.states.state(i), perm) for i in range(len(p))])
     np.testing.assert_array_equal(features(p), state_features(p.config, renamed))
-    np.testing.assert_allclose(evaluate(p.config, p.states), evaluate(p.config, renamed))
+    np.testing.assert_allclose(
+        evaluate_states(p.config, p.states), evaluate_states(p.config, renamed)
+    )
 
 
 def test_line_features_count_threats() -> None:
@@ -129,7 +132,7 @@ def test_numba_forward_pass_matches_pytorch(players: int) -> None:
     p = _positions(players, games=400 // players, seed=9, happy_hour=players == 3)
     assert len(p) >= 1000 // 3
     x = features(p)
-    ours = evaluate(p.config, p.states)
+    ours = evaluate_states(p.config, p.states)
     theirs = torch_forward(load_networks().for_players(players), x)
     np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-12)
 
@@ -152,7 +155,7 @@ def test_value_agent_values_the_outcome_positions_by_the_network() -> None:
             continue
         if int(state.status[0]["reason"]) != 0:
             continue
-        p = evaluate(config, E.stack_states([state]))[0]
+        p = evaluate_states(config, E.stack_states([state]))[0]
         r = (seat - int(state.status[0]["to_move"])) % 3
         assert work.cell_value[o.cell] == pytest.approx(p[r] + 0.5 * p[3], abs=1e-12)
 
