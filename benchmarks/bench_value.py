@@ -51,9 +51,9 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def positions(report: dict[str, Any], agents: list[str]) -> None:
+    from pinastats.coach.reliability import equal_mass_ece
     from pinastats.value.benchmark import (
         agent_errors,
-        equal_mass_ece,
         error_table,
         network_accuracy,
         read_benchmark,

@@ -32,6 +32,7 @@ from pinastats.dice.combinations import Combination
 from pinastats.dice.hands import dice_tables
 from pinastats.dice.solver import solve_turn
 from pinastats.errors import PinastatsError
+from pinastats.game.catalogue import load_catalogue
 from pinastats.game.config import GameConfig
 
 NETWORK_VERSION = 1
@@ -233,7 +234,7 @@ def network_for(config: GameConfig) -> Net:
 
 
 def outside_training(config: GameConfig) -> list[str]:
-    """The rules of ``config`` that differ from those the networks were trained on."""
+    """What of ``config`` differs from the games the networks were trained on (rules, coasters)."""
     rules = config.rules
     seen = {
         "layout": config.layout.name,
@@ -241,11 +242,14 @@ def outside_training(config: GameConfig) -> list[str]:
         "target_score": rules.target_score,
         "tokens": rules.tokens,
     }
-    return [
+    differ = [
         f"{k}={v!r} (trained: {TRAINED_RULES[k]!r})"
         for k, v in seen.items()
         if TRAINED_RULES[k] != v
     ]
+    if config.catalogue.coasters != load_catalogue(None).coasters:
+        differ.append("another catalogue of coasters (trained: the shipped one)")
+    return differ
 
 
 def evaluate_states(

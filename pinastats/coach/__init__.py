@@ -40,11 +40,12 @@ from pinastats.coach.outcomes import POLICIES, CoachError, Outcome
 
 if TYPE_CHECKING:
     from pinastats.coach.objectives import ObjectiveComparison, compare_objectives
-    from pinastats.coach.reliability import CalibrationResult, calibration
+    from pinastats.coach.reliability import CalibrationResult, calibration, calibration_summary
 
 _LAZY = {
     "calibration": "reliability",
     "CalibrationResult": "reliability",
+    "calibration_summary": "reliability",
     "compare_objectives": "objectives",
     "ObjectiveComparison": "objectives",
 }
@@ -74,6 +75,7 @@ __all__ = [
     "PlacementWin",
     "WinAdvice",
     "calibration",
+    "calibration_summary",
     "compare_objectives",
     "win_advice",
 ]

@@ -15,15 +15,14 @@ from fractions import Fraction
 import numpy as np
 
 from pinastats._arrays import FloatArray
-from pinastats._engine import stack_states
 from pinastats.agents.advice import Advice, KeptDice, advise, check_rolls_left
-from pinastats.agents.network import evaluate_states, fits
 from pinastats.coach.outcomes import (
     Outcome,
     OutcomeSet,
     Playouts,
     check_playouts,
     check_policy,
+    network_values,
     outcome_positions,
 )
 from pinastats.coach.solve import TurnWin, solve_win_turn, standard_error
@@ -290,17 +289,7 @@ EVALUATORS = ("network", "playouts")
 def _network_advice(game: Game, points: Advice, outcomes: OutcomeSet, dice: Dice,
                     rolls_left: int) -> WinAdvice:  # fmt: skip
     """:func:`win_advice` with the learned evaluator's ``W`` (no play-out, no standard error)."""
-    why = fits(game.config)
-    if why is not None:
-        raise PinastatsError(f"{why}; ask for play-outs instead (--playouts N)")
-    w = outcomes.exact.copy()
-    todo = outcomes.undecided
-    if todo.size:
-        p = evaluate_states(game.config, stack_states([outcomes.states[j] for j in todo]))
-        n = game.config.players
-        for row, j in enumerate(todo):
-            r = (outcomes.seat - int(outcomes.states[j].status[0]["to_move"])) % n
-            w[j] = p[row, r] + 0.5 * p[row, n]
+    w = network_values(outcomes)
     m = outcomes.size
     cov = np.zeros((m, m))
     rolls = game.config.rules.rolls

@@ -40,7 +40,7 @@ from pinastats import _engine as E
 from pinastats._arrays import BoolArray, FloatArray, IntArray
 from pinastats._engine import Board, GameState, Rng, copy_state, new_stream, stream_rng
 from pinastats.agents.builtin import MAX_PLAYOUTS, make_agent
-from pinastats.agents.network import fits
+from pinastats.agents.network import evaluate_states, fits
 from pinastats.agents.tables import Workspace, turn_tables, workspace
 from pinastats.dice.errors import at_least_or_none, whole_number
 from pinastats.errors import PinastatsError
@@ -229,6 +229,28 @@ def outcome_positions(game: Game) -> OutcomeSet:
         pass_column=pass_column,
         happy_columns=np.array(happy, dtype=np.int64),
     )
+
+
+def network_values(outcomes: OutcomeSet) -> FloatArray:
+    """``W`` of every outcome position by the learned evaluator (:mod:`pinastats.value`).
+
+    Exact where the game is over; else the network's chance that the mover wins
+    plus half its chance that nobody does. Raises :class:`CoachError` when the
+    shipped networks do not fit the game (:func:`~pinastats.agents.network.fits`).
+    """
+    config = outcomes.game.config
+    why = fits(config)
+    if why is not None:
+        raise CoachError(f"{why}; ask for play-outs instead (--playouts N)")
+    w = outcomes.exact.copy()
+    todo = outcomes.undecided
+    if todo.size:
+        p = evaluate_states(config, E.stack_states([outcomes.states[j] for j in todo]))
+        n = config.players
+        for row, j in enumerate(todo):
+            r = (outcomes.seat - int(outcomes.states[j].status[0]["to_move"])) % n
+            w[j] = p[row, r] + 0.5 * p[row, n]
+    return w
 
 
 @dataclass

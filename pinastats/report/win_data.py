@@ -14,6 +14,12 @@ game (its catalogue, layout and rules):
    it is asked again with up to :data:`EXAMPLE_PLAYOUTS_FACTOR` × ``playouts``
    play-outs (the first ``playouts`` are those of the comparison).
 
+3. the calibration of the win probabilities
+   (:func:`~pinastats.coach.reliability.calibration`): the coach's, with
+   ``playouts`` play-outs, over ``positions`` sampled turn starts, and the learned
+   network's over :data:`NETWORK_CALIBRATION_FACTOR` × ``positions`` (it costs
+   little), when the shipped networks fit the game.
+
 Per situation (block, race, last token, other, and all) the share of decisions
 where the cells differ has a 95% Wilson interval; the mean win gain
 ``W(coach's cell) - W(points' cell)`` over those decisions a 95% normal
@@ -36,6 +42,7 @@ import pandas as pd
 
 from pinastats.agents.advice import advise
 from pinastats.agents.builtin import MAX_PLAYOUTS
+from pinastats.agents.network import fits, outside_training
 from pinastats.coach import win_advice
 from pinastats.coach.objectives import (
     ObjectiveComparison,
@@ -43,6 +50,7 @@ from pinastats.coach.objectives import (
     compare_objectives,
     situation,
 )
+from pinastats.coach.reliability import CalibrationResult, calibration
 from pinastats.errors import PinastatsError
 from pinastats.game import GameConfig
 from pinastats.game.game import Game
@@ -64,6 +72,8 @@ EXAMPLE_MIN_CELLS = 3
 EXAMPLE_PLAYOUTS_FACTOR = 4
 """The worked example may use this many times ``win_playouts`` (it stops once clear), up to
 the cap of every play-out count."""
+NETWORK_CALIBRATION_FACTOR = 10
+"""The network's calibration uses this many times ``win_positions`` positions."""
 EXTRA_DRAWS = 50
 """Decisions drawn after the sample when none of it has enough legal cells for the example."""
 
@@ -189,6 +199,70 @@ class SituationRow:
 
 
 @dataclass(frozen=True)
+class CalibrationRow:
+    """The measures of one predictor over one phase (``all``: every position)."""
+
+    predictor: str
+    phase: str
+    positions: int
+    brier: float
+    brier_constant: float
+    log_loss: float
+    ece: float
+    ece_floor: float
+
+
+@dataclass(frozen=True)
+class Decile:
+    """One decile of a predictor's reliability table: mean prediction, mean result, its CI."""
+
+    predictor: str
+    count: int
+    predicted: float
+    observed: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """How far the win probabilities can be taken at face value.
+
+    Attributes:
+        rows: per predictor (the coach, then the network when it fits the game), its
+            measures by phase with positions, then over all of them.
+        deciles: every predictor's reliability table.
+        network_note: why the network was left out, or how the game differs from
+            the games it was trained on; empty when it was trained on this game.
+    """
+
+    rows: tuple[CalibrationRow, ...]
+    deciles: tuple[Decile, ...]
+    network_note: str
+
+    @property
+    def predictors(self) -> tuple[str, ...]:
+        """The predictors, in order."""
+        return tuple(dict.fromkeys(r.predictor for r in self.rows))
+
+
+def _calibration_of(runs: list[CalibrationResult], note: str) -> Calibration:
+    """The section's numbers of the calibration runs (phases without a position left out)."""
+    rows = tuple(
+        CalibrationRow(str(r["evaluator"]), str(r["phase"]), int(r["positions"]),
+                       float(r["brier"]), float(r["brier_constant"]), float(r["log_loss"]),
+                       float(r["ece"]), float(r["ece_floor"]))
+        for run in runs for r in run.summary().to_dict("records") if r["positions"]
+    )  # fmt: skip
+    deciles = tuple(
+        Decile(run.predictor, int(d["count"]), float(d["predicted"]), float(d["observed"]),
+               float(d["low"]), float(d["high"]))
+        for run in runs for d in run.table.to_dict("records")
+    )  # fmt: skip
+    return Calibration(rows, deciles, note)
+
+
+@dataclass(frozen=True)
 class PlayingToWin:
     """The playing-to-win section of a report.
 
@@ -197,6 +271,7 @@ class PlayingToWin:
             ``SeedSequence`` entropy, :func:`win_seed` of the report's seed).
         situations: per situation present in the sample, then ``"all"``.
         example: the decision worked through.
+        calibration: the reliability of the coach's and the network's win probabilities.
     """
 
     positions: int
@@ -205,6 +280,7 @@ class PlayingToWin:
     seed: int
     situations: tuple[SituationRow, ...]
     example: WorkedExample
+    calibration: Calibration
 
     @property
     def overall(self) -> SituationRow:
@@ -323,4 +399,32 @@ def run_playing_to_win(
     frame = comparison.frame
     example = _example(config, entropy, positions, playouts, frame, threads)
     return PlayingToWin(positions, playouts, WIN_POLICY, entropy, _situations(comparison),
-                        example)  # fmt: skip
+                        example, _calibration(config, positions, playouts, entropy, threads,
+                                              progress))  # fmt: skip
+
+
+def _calibration(config: GameConfig, positions: int, playouts: int, seed: int, workers: int,
+                 progress: bool) -> Calibration:  # fmt: skip
+    """The coach's calibration, and the network's when the shipped networks fit the game."""
+    if progress:
+        print(f"pinastats: {config.players} players, calibration of the win probabilities",
+              file=sys.stderr, flush=True)  # fmt: skip
+    runs = [calibration(positions, playouts=playouts, policy=WIN_POLICY, seed=seed,
+                        workers=workers, config=config)]  # fmt: skip
+    why = fits(config)
+    if why is not None:
+        return _calibration_of(runs, f"The network was left out: {why}.")
+    runs.append(
+        calibration(
+            NETWORK_CALIBRATION_FACTOR * positions,
+            evaluator="network",
+            policy=WIN_POLICY,
+            seed=seed,
+            workers=workers,
+            config=config,
+        )
+    )
+    differs = outside_training(config)
+    note = ("The network was trained on other games: " + "; ".join(differs) + "."
+            if differs else "")  # fmt: skip
+    return _calibration_of(runs, note)

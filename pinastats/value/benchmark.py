@@ -40,6 +40,7 @@ from pinastats.agents.builtin import make_agent
 from pinastats.agents.network import evaluate_states
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.agents.tables import turn_tables, workspace
+from pinastats.coach.reliability import game_phase
 from pinastats.dice.hands import dice_tables
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
@@ -89,9 +90,7 @@ class Benchmark:
     def phase(self) -> Any:
         """``early``, ``middle`` or ``late`` by the tokens placed (a third of all each)."""
         placed = self.states.status["placements"][:, 0]
-        total = self.config.players * self.config.rules.tokens
-        share = placed / total
-        return np.where(share < 1 / 3, "early", np.where(share < 2 / 3, "middle", "late"))
+        return game_phase(placed, self.config.players * self.config.rules.tokens)
 
 
 def _positions(
@@ -305,13 +304,3 @@ def network_accuracy(parts: Sequence[Benchmark], path: str | Path | None = None)
                              "predicted": p[j, r] + 0.5 * p[j, n],
                              "label": b.labels[i, cell]})  # fmt: skip
     return pd.DataFrame(rows)
-
-
-def equal_mass_ece(predicted: FloatArray, observed: FloatArray, bins: int = 10) -> float:
-    """Calibration error over ``bins`` bins of equal count: ``sum_b (n_b/N) |mean p - mean y|``."""
-    order = np.argsort(predicted, kind="stable")
-    total = 0.0
-    for chunk in np.array_split(order, bins):
-        if len(chunk):
-            total += len(chunk) / len(order) * abs(predicted[chunk].mean() - observed[chunk].mean())
-    return float(total)

@@ -16,6 +16,7 @@ from pinastats.cli import report as cli_report
 from pinastats.coach.objectives import SITUATIONS, _sample
 from pinastats.errors import PinastatsError
 from pinastats.game import GameConfig
+from pinastats.game.layout import load_layout
 from pinastats.report import Report, build_report
 from pinastats.report.pages import draw_pages, page_titles
 from pinastats.report.pages.methodology import SECTION as METHODOLOGY
@@ -28,7 +29,9 @@ from pinastats.report.win_data import (
     DEFAULT_WIN_POSITIONS,
     MAX_WIN_PLAYOUTS,
     MAX_WIN_POSITIONS,
+    NETWORK_CALIBRATION_FACTOR,
     PlayingToWin,
+    _calibration,
     run_playing_to_win,
     win_seed,
 )
@@ -61,10 +64,10 @@ def _text(fig: Figure) -> str:
 def test_the_section_sits_after_the_simulations(drawn: tuple[Report, dict[int, Figure]],
                                                 two_players: Written) -> None:  # fmt: skip
     titles = page_titles(drawn[0])
-    assert titles.count(SECTION) == 2
+    assert titles.count(SECTION) == 3
     last_simulation = len(titles) - 1 - titles[::-1].index(SIMULATIONS)
     assert titles.index(SECTION) == last_simulation + 1
-    assert titles.index(METHODOLOGY) == titles.index(SECTION) + 2
+    assert titles.index(METHODOLOGY) == titles.index(SECTION) + 3
     assert SECTION not in page_titles(two_players.report)  # win_positions=0: no section
     assert two_players.report.playing_to_win is None
     cover = _text(drawn[1][0])
@@ -118,6 +121,29 @@ def test_the_worked_example(section: PlayingToWin) -> None:
     assert ex.lead >= 0.0
 
 
+def test_the_calibration_of_the_coach_and_the_network(section: PlayingToWin) -> None:
+    c = section.calibration
+    assert c.predictors == (f"coach ({PLAYOUTS} play-outs)", "network (value)")
+    assert c.network_note == ""  # the shipped game: the network was trained on it
+    for name, positions in zip(c.predictors, (POSITIONS, NETWORK_CALIBRATION_FACTOR * POSITIONS),
+                               strict=True):  # fmt: skip
+        rows = [r for r in c.rows if r.predictor == name]
+        assert rows[-1].phase == "all"
+        assert rows[-1].positions == positions
+        assert sum(r.positions for r in rows[:-1]) == positions  # the phases split the positions
+        assert sum(d.count for d in c.deciles if d.predictor == name) == positions
+        for r in rows:
+            assert 0.0 <= r.brier <= 1.0
+            assert r.log_loss > 0.0
+            assert 0.0 <= r.ece <= 1.0
+
+
+def test_a_game_the_network_does_not_fit_is_calibrated_by_the_coach_alone() -> None:
+    c = _calibration(GameConfig(players=2, layout=load_layout("cross")), 3, PLAYOUTS, 1, 1, False)
+    assert c.predictors == (f"coach ({PLAYOUTS} play-outs)",)
+    assert c.network_note.startswith("The network was left out: the value network plays")
+
+
 def test_the_same_numbers_on_any_number_of_workers(section: PlayingToWin) -> None:
     again = run_playing_to_win(GameConfig(players=2), POSITIONS, PLAYOUTS, SEED, workers=1)
     assert again == section  # the fixture ran on 2 workers
@@ -127,10 +153,11 @@ def test_the_pages_are_clean_and_show_the_numbers(drawn: tuple[Report, dict[int,
     report, figures = drawn
     titles = page_titles(report)
     first = titles.index(SECTION)
-    example, disagree = figures[first], figures[first + 1]
+    example, disagree, calibrated = figures[first], figures[first + 1], figures[first + 2]
     with style():
         assert page_problems(example) == []
         assert page_problems(disagree) == []
+        assert page_problems(calibrated) == []
     s = report.playing_to_win
     assert s is not None
     text = _text(example)
@@ -142,6 +169,11 @@ def test_the_pages_are_clean_and_show_the_numbers(drawn: tuple[Report, dict[int,
     assert f"{POSITIONS} placement decisions" in text
     assert f"{PLAYOUTS} play-outs per outcome position" in text
     assert "biased upward" in text
+    text = _text(calibrated)
+    for row in s.calibration.rows:
+        assert row.predictor in text
+        assert f"{row.brier:.3f} ({row.brier_constant:.3f})" in text
+        assert f"{row.ece:.3f} ({row.ece_floor:.3f})" in text
     method = _text(figures[titles.index(METHODOLOGY) + 1])
     assert f"seed {s.seed}" in method
     assert f"--win-positions {POSITIONS} --win-playouts {PLAYOUTS}" in method

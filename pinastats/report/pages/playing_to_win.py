@@ -1,9 +1,10 @@
 """Playing to win: the coach's chance to win against the points of this turn.
 
 Only in a report built with ``win_positions > 0``: one decision worked through
-(the board, the dice, every legal cell with its points and its win probability)
-and, over the sampled decisions, how often the coach's cell differs from the
-points' cell and what that is worth, by situation.
+(the board, the dice, every legal cell with its points and its win probability);
+over the sampled decisions, how often the coach's cell differs from the
+points' cell and what that is worth, by situation; and the calibration of the
+coach's and the network's win probabilities, by phase of the game.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pinastats.report.typeset import ACCENT, INK, MUTED, Box, Column, Page
 from pinastats.report.win_data import (
     EXAMPLE_MIN_CELLS,
     EXAMPLE_PLAYOUTS_FACTOR,
+    Calibration,
     PlayingToWin,
     SituationRow,
 )
@@ -284,18 +286,88 @@ def disagree_page(report: Report, small: bool, page: Page) -> None:
         size=base,
     )
     page.paragraph(
-        "Is the coach's W a probability? Its calibration (a reliability table by decile and "
-        "the Brier score against the base rate, over 2,000 positions) is in notebook "
-        "notebooks/05_playing_to_win.ipynb: too costly for this report.",
+        "Is the coach's W a probability? The next page measures it, and the learned network's.",
+        size=8, colour=MUTED,
+    )  # fmt: skip
+
+
+_PREDICTOR_STYLE = (("o", ACCENT), ("s", INK))
+"""Marker and colour of the coach's and the network's points in the reliability chart."""
+
+
+def _reliability_chart(ax: Axes, c: Calibration) -> None:
+    """Observed against predicted by decile of the prediction, 95% intervals, per predictor."""
+    ax.plot([0, 1], [0, 1], color=MUTED, ls="--", lw=0.8, label="perfect calibration")
+    for name, (marker, colour) in zip(c.predictors, _PREDICTOR_STYLE, strict=False):
+        d = [x for x in c.deciles if x.predictor == name]
+        spread = [[x.observed - x.low for x in d], [x.high - x.observed for x in d]]
+        ax.errorbar([x.predicted for x in d], [x.observed for x in d], yerr=spread, fmt=marker,
+                    color=colour, ms=3.5, capsize=2, lw=0.9, label=name)  # fmt: skip
+    ticks = np.linspace(0, 1, 6)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xticks(ticks, [f"{t:.0%}" for t in ticks])
+    ax.set_yticks(ticks, [f"{t:.0%}" for t in ticks])
+    ax.set_xlabel("predicted chance to win (mean of the decile)")
+    ax.set_ylabel("observed result")
+    ax.grid(color="#e4e8ec", lw=0.5, zorder=0)
+    ax.legend(fontsize=7, loc="upper left", frameon=False)
+
+
+def calibration_page(report: Report, small: bool, page: Page) -> None:
+    """Are the coach's and the network's win probabilities probabilities? By phase."""
+    s = _section(report)
+    c = s.calibration
+    base = 8.5 if small else 9
+    page.title("Playing to win: can the win probabilities be trusted?")
+    sizes = " and ".join(f"{count(r.positions)} for the {r.predictor}" for r in c.rows
+                         if r.phase == "all")  # fmt: skip
+    page.paragraph(
+        "pinastats.coach.calibration samples turn starts of strategic self-play (positions: "
+        f"{sizes}; seed {s.seed}), asks each predictor for the mover's chance to win before "
+        "the first roll, plays the turn as its agent would (the coach, or value for the "
+        "network) and the rest with strategic in every seat, and records the result (1 win, "
+        "½ no winner, 0 loss). Brier score: mean squared error, against predicting the base "
+        "rate everywhere; log loss: −mean(y log p + (1 − y) log(1 − p)); ECE: the positions "
+        "in ten bins of equal count, the mean gap between predicted and observed. With "
+        "results of 0 or 1 even a perfect predictor shows an ECE on a finite sample: its "
+        "floor (simulated) stands beside it.",
+        size=base, after=0.04,
+    )  # fmt: skip
+    rows: list[list[Box | str]] = []
+    for r in c.rows:
+        weight = "bold" if r.phase == "all" else None
+        rows.append([
+            Box(r.predictor, weight=weight), Box(r.phase, weight=weight), count(r.positions),
+            f"{r.brier:.3f} ({r.brier_constant:.3f})",
+            f"{r.log_loss:.3f}", f"{r.ece:.3f} ({r.ece_floor:.3f})",
+        ])  # fmt: skip
+    page.table(
+        [Column("predictor", 1.6), Column("phase", 0.8), Column("positions", 0.8, "right"),
+         Column("Brier (base rate)", 1.3, "right"), Column("log loss", 0.9, "right"),
+         Column("ECE (floor)", 1.1, "right")],
+        rows, size=base - 0.5,
+    )  # fmt: skip
+    page.space(0.08)
+    height = min(3.0, page.room - 0.8)
+    chart = page.axes(height, width=min(page.width, 4.2), left=0.7, bottom=0.5, top=0.1,
+                      right=0.2)  # fmt: skip
+    _reliability_chart(chart, c)
+    page.space(0.08)
+    page.paragraph(
+        "Phases by the share of all tokens placed: early below a third, middle below two "
+        "thirds, late the rest. A decile whose interval misses the diagonal is one where the "
+        "predictor is off by more than the sample's noise."
+        + (" " + c.network_note if c.network_note else ""),
         size=8, colour=MUTED,
     )  # fmt: skip
 
 
 def specs(report: Report) -> list[PageSpec]:
-    """The two pages when the report has the section, else nothing."""
+    """The three pages when the report has the section, else nothing."""
     if report.playing_to_win is None:
         return []
     return [
         PageSpec(SECTION, partial(draw, report, False), (partial(draw, report, True),))
-        for draw in (example_page, disagree_page)
+        for draw in (example_page, disagree_page, calibration_page)
     ]
