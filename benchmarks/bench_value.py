@@ -132,22 +132,41 @@ def speed(report: dict[str, Any]) -> None:
     state = str(HERE.parent / "examples" / "state.json")
     base = ["pinastats", "advise", "--state", state, "--dice", "2", "2", "5", "4", "1",
             "--rolls-left", "2", "--objective", "win", "--format", "json"]  # fmt: skip
-    runs: dict[str, list[float]] = {"network": [], "playouts 200": []}
+    points = [*base[: base.index("--objective")], "--format", "json"]
+    # the start-up profile: what a process pays before any advice (medians of 5, in turn)
+    steps: dict[str, list[str]] = {
+        "python": [sys.executable, "-c", "pass"],
+        "import numba": [sys.executable, "-c", "import numba"],
+        "+ numba's array registries (scipy.linalg)": [
+            sys.executable, "-c", "import numba, numba.np.arraymath"],
+        "import the engine (no kernel loaded)": [
+            sys.executable, "-c", "import pinastats.agents.builtin"],
+        "advise, points objective (no network)": points,
+        "advise --objective win (network)": base,
+        "advise --objective win --playouts 200": [*base, "--playouts", "200"],
+    }  # fmt: skip
+    runs: dict[str, list[float]] = {k: [] for k in steps}
     for _ in range(5):
-        for label, extra in (("network", []), ("playouts 200", ["--playouts", "200"])):
+        for label, command in steps.items():
             t = time.perf_counter()
-            subprocess.run(base + extra, check=True, capture_output=True)
+            subprocess.run(command, check=True, capture_output=True)
             runs[label].append(time.perf_counter() - t)
     for label, xs in runs.items():
-        print(
-            f"  advise --objective win ({label}), whole process, warm: median "
-            f"{statistics.median(xs):.2f} s (min {min(xs):.2f}, max {max(xs):.2f}) ({load()})"
-        )
-    t = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "import pinastats.cli.main"], check=True)
-    print(
-        f"  start-up alone (python -c 'import pinastats.cli.main'): {time.perf_counter() - t:.2f} s"
-    )
+        print(f"  {label:42s} whole process, warm: median {statistics.median(xs):.2f} s "
+              f"(min {min(xs):.2f}, max {max(xs):.2f}) ({load()})")  # fmt: skip
+    from pinastats.cli.advise import load_state
+    from pinastats.coach import win_advice
+
+    game = load_state(state)
+    win_advice(game, [2, 2, 5, 4, 1], 2, evaluator="network")
+    inside = []
+    for _ in range(50):
+        t = time.perf_counter()
+        win_advice(game, [2, 2, 5, 4, 1], 2, evaluator="network")
+        inside.append(time.perf_counter() - t)
+    print(f"  win_advice(evaluator='network') inside a warm process: median "
+          f"{statistics.median(inside) * 1000:.1f} ms ({load()})")  # fmt: skip
+    report["advise_in_process_ms"] = statistics.median(inside) * 1000
     report["advise_s"] = {k: statistics.median(v) for k, v in runs.items()}
 
 

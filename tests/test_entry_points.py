@@ -250,7 +250,7 @@ calibration:playouts | C.calibration(2, playouts=0) | CoachError | got 0
 calibration:policy | C.calibration(2, policy="x") | CoachError | policy 'x'
 calibration:seed | C.calibration(2, seed=-1) | got -1
 calibration:workers | C.calibration(2, workers=0) | CoachError | got 0
-calibration:happy_hour | C.calibration(2, happy_hour="yes") | happy_hour must be True or False, got 'yes'
+calibration:happy_hour | C.calibration(2, happy_hour="yes") | must be True or False, got 'yes'
 calibration:evaluator | C.calibration(2, evaluator="net") | CoachError | got 'net'
 calibration:config | C.calibration(2, config=2) | config must be a GameConfig, got 2
 compare_objectives:positions | C.compare_objectives(-1) | got -1
