@@ -282,6 +282,8 @@ read_records:path | R.read_records("none.jsonl") | RecordError | none.jsonl: no 
 review_game:seats | review_game(c.rec, seats=[5]) | got \[5\]
 review_game:playouts | review_game(c.rec, playouts=0) | CoachError | got 0
 review_game:seed | review_game(c.rec, seed=-1) | got -1
+review_game:workers | review_game(c.rec, workers=0) | CoachError | got 0
+review_game:evaluator | review_game(c.rec, evaluator="nets") | ReviewError | got 'nets'
 review_game:record | review_game(3) | got 3 \(type int\); get one from read_records
 replay:record | R.replay("game 1") | got 'game 1' \(type str\)
 write_records:records | R.write_records("no-such-folder/r.jsonl", [c.rec, 3])

@@ -1,9 +1,12 @@
-"""``pinastats review``: the decisions of a recorded game rated by the win-probability coach.
+"""``pinastats review``: the luck of every roll and the error of every decision of recorded games.
 
 Reads a file of game records (``pinastats simulate --record``), replays the
-chosen game (checking it), and for each keep and placement of the chosen seats
-prints the chance to win of the move played and of the best move, the loss
-between them, and what each seat gave away in all (``docs/records.md``).
+chosen game (checking it) and reviews it (:mod:`pinastats.records.review`):
+per seat its error rate, marks, luck, luck-adjusted result and rating; per
+decision the chance to win of the move played and of the best move and the loss
+with its interval; per roll its luck. ``--games all`` reviews every game and
+prints a per-agent table; ``--format annotated`` writes the annotated game
+(``docs/records.md``).
 """
 
 from __future__ import annotations
@@ -28,36 +31,49 @@ from pinastats.errors import OutputError
 if TYPE_CHECKING:
     from pinastats.records.review import GameReview
 
-FORMATS = ("table", "json", "pdf")
-_EXAMPLE = "pinastats review games.jsonl --game 3 --seat 0 --playouts 100"
+FORMATS = ("table", "json", "pdf", "annotated")
+_EXAMPLE = "pinastats review games.jsonl --game 3 --seat 0"
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add the ``review`` subcommand."""
     parser = subparsers.add_parser(
         "review",
-        help="rate the decisions of a recorded game by the chance to win",
+        help="the luck and the errors of recorded games, by the chance to win",
         description=(
             "Replay a recorded game (a file written by 'pinastats simulate --record') and "
-            "rate each keep and placement with the win-probability coach: the chance to win "
-            "of the move played and of the best move, and the chance given away. Each "
-            "decision costs coach play-outs (a few seconds each with the default)."
+            "review it: the luck of every roll, the error of every keep and placement against "
+            "the best move by the chance to win (the learned network; losses that would be "
+            "marked are checked by play-outs), each seat's error rate, marks, luck, "
+            "luck-adjusted result and rating. --games all reviews every game of the file and "
+            "adds a table per agent."
         ),
         epilog=f"example: {_EXAMPLE}",
     )
     parser.add_argument("file", metavar="FILE", help="game records (JSON Lines)")
-    parser.add_argument(
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
         "--game", type=non_negative_int, metavar="K", help="the game to review (default: the first)"
+    )
+    which.add_argument(
+        "--games", choices=("all",), help="review every game of the file (a table per agent)"
     )
     parser.add_argument(
         "--seat", type=non_negative_int, metavar="P", help="review this seat only (default: all)"
     )
     parser.add_argument(
+        "--evaluator",
+        choices=("network", "playouts"),
+        default=None,
+        help="what values the positions: the learned network (default where it fits the game) "
+        "or play-outs",
+    )
+    parser.add_argument(
         "--playouts",
         type=positive_int,
-        default=200,
+        default=400,
         metavar="N",
-        help="most coach play-outs per outcome position (default 200; fewer is faster, noisier)",
+        help="most play-outs per outcome position that check a loss (default 400)",
     )
     parser.add_argument(
         "--seed", type=non_negative_int, default=0, metavar="S", help="seed of the play-outs"
@@ -80,18 +96,19 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 class _Lines:
     """Progress on stderr: a line every few seconds."""
 
-    def __init__(self, every: float = 5.0) -> None:
-        self.every, self.last = every, time.monotonic()
+    def __init__(self, what: str, every: float = 5.0) -> None:
+        self.what, self.every, self.last = what, every, time.monotonic()
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
         if now - self.last >= self.every or done == total:
             self.last = now
-            print(f"pinastats: reviewed {done} of {total} decisions", file=sys.stderr, flush=True)
+            print(f"pinastats: reviewed {done} of {total} {self.what}", file=sys.stderr,
+                  flush=True)  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
-    """Check the output path, then read, pick the game, review it and print (or write) it."""
+    """Check the output path, then read, pick the games, review them and print (or write)."""
     if args.format == "pdf" and args.out is None:
         fail("--format pdf writes a file: give --out PATH (e.g. --out review.pdf)")
     if args.out is None:
@@ -106,37 +123,59 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _review(args: argparse.Namespace, out: str | None) -> int:
-    """Review the game and print the review, or write it to ``out`` (whole or not at all)."""
+    """Review the game(s) and print the review, or write it to ``out`` (whole or not at all)."""
     from pinastats._warmup import ensure_warm
+    from pinastats.agents.network import fits
     from pinastats.records import read_records
-    from pinastats.records.review import review_game
+    from pinastats.records.replay import record_config
+    from pinastats.records.review import agent_table, annotated_text, review_game
 
     records = read_records(args.file)
-    if args.game is None:
-        record = records[0]
+    if args.games == "all":
+        chosen = list(records)
+    elif args.game is None:
+        chosen = [records[0]]
     else:
         by_game = {r.game: r for r in records}
         if args.game not in by_game:
             games = sorted(by_game)
             fail(f"{args.file} has no game {args.game}; its games are {_span(games)}")
-        record = by_game[args.game]
-    if args.seat is not None and args.seat >= record.players:
-        fail(f"--seat must be a seat from 0 to {record.players - 1}, got {args.seat}")
-    ensure_warm(["dice", "agents", "rules", "turn", "coach"], quiet=args.quiet)
-    review = review_game(
-        record,
-        playouts=args.playouts,
-        seed=args.seed,
-        seats=None if args.seat is None else [args.seat],
-        config=_config(args) if args.layout or args.coasters else None,
-        progress=None if args.quiet else _Lines(),
-    )
+        chosen = [by_game[args.game]]
+    if args.seat is not None and args.seat >= min(r.players for r in chosen):
+        fail(f"--seat must be a seat from 0 to {min(r.players for r in chosen) - 1}, "
+             f"got {args.seat}")  # fmt: skip
+    config = _config(args) if args.layout or args.coasters else None
+    evaluator = args.evaluator
+    if evaluator is None:
+        evaluator = "network" if fits(record_config(chosen[0], config)) is None else "playouts"
+    ensure_warm(["dice", "agents", "rules", "turn", "coach", "value"], quiet=args.quiet)
+    reviews = []
+    many = len(chosen) > 1
+    progress = None if args.quiet else _Lines("games" if many else "turns")
+    for k, record in enumerate(chosen, 1):
+        reviews.append(review_game(
+            record, evaluator=evaluator, playouts=args.playouts, seed=args.seed,
+            seats=None if args.seat is None else [args.seat], config=config,
+            progress=None if many or progress is None else progress,
+        ))  # fmt: skip
+        if many and progress is not None:
+            progress(k, len(chosen))
     if args.format == "pdf" and out is not None:
         from pinastats.records.review_pdf import review_pdf
 
-        print(review_pdf(review, out))
+        print(review_pdf(reviews, out))
         return 0
-    text = _json(review) if args.format == "json" else review_text(review)
+    if args.format == "json":
+        data: Any = [r.to_dict() for r in reviews] if many else reviews[0].to_dict()
+        if many:
+            data = {"agents": agent_table(reviews).to_dict(orient="records"), "games": data}
+        text = _json(data)
+    elif args.format == "annotated":
+        text = "\n\n".join(annotated_text(r) for r in reviews)
+    else:
+        text = "\n\n".join(review_text(r) for r in reviews)
+        if many:
+            text += "\n\n" + agents_text(agent_table(reviews))
     if out is None:
         print(text)
     else:
@@ -145,13 +184,13 @@ def _review(args: argparse.Namespace, out: str | None) -> int:
     return 0
 
 
-def _json(review: GameReview) -> str:
+def _json(data: Any) -> str:
     import io
     from contextlib import redirect_stdout
 
     buffer = io.StringIO()
     with redirect_stdout(buffer):
-        write_json(review.to_dict())
+        write_json(data)
     return buffer.getvalue().rstrip("\n")
 
 
@@ -161,13 +200,28 @@ def _span(games: list[int]) -> str:
     return ", ".join(map(str, games[:20])) + (" ..." if len(games) > 20 else "")
 
 
+def _milli(x: float) -> str:
+    return f"{1000 * x:.1f}"
+
+
+def _loss_text(d: Any) -> str:
+    """``forced``, ``0`` (the best by the evaluator, unchecked), or the loss and its interval."""
+    if d.forced:
+        return "forced"
+    if d.evaluator_loss == 0 and not d.checked:
+        return "0"
+    return f"{_milli(d.loss)} [{_milli(d.low)}, {_milli(d.high)}]"
+
+
 def review_text(review: GameReview) -> str:
-    """The review as tables: every decision, then what each seat gave away."""
+    """The review as tables: every decision, then each seat's figures."""
     winner = "no winner" if review.winner is None else f"seat {review.winner} won"
+    how = ("the network, losses checked by play-outs" if review.evaluator == "network"
+           else "play-outs")  # fmt: skip
     head = (
         f"Game {review.game}: {' vs '.join(review.agents)}; {winner} "
-        f"({review.reason.lower().replace('_', ' ')}). Coach: up to {review.playouts} "
-        f"play-outs, seed {review.seed}."
+        f"({review.reason.lower().replace('_', ' ')}). Reviewed by {how} (up to "
+        f"{review.playouts} a position), seed {review.seed}."
     )
     rows = [
         [
@@ -175,25 +229,48 @@ def review_text(review: GameReview) -> str:
             str(d.seat),
             d.decision,
             " ".join(map(str, d.dice)),
-            d.played,
+            d.played + d.mark,
             percent(d.played_win, 1),
-            "=" if d.loss == 0 else d.best,
+            "=" if d.evaluator_loss == 0 else d.best,
             percent(d.best_win, 1),
-            "-" if d.loss == 0 else percent(d.loss, 1) + ("" if d.clear else "?"),
-            "!" if d.costly else "",
+            _loss_text(d),
+            str(d.checked) if d.checked else "",
         ]
         for d in review.decisions
     ]
-    header = ["turn", "seat", "decision", "dice", "played", "win", "best", "best win", "loss", ""]
-    table = render_table(header, rows, "rrlllrlrrl")
-    totals = "; ".join(
-        f"seat {s} ({review.agents[s]}) {percent(v, 1)}" for s, v in review.given_away.items()
-    )
+    header = ["turn", "seat", "decision", "dice", "played", "win", "best", "best win",
+              "loss (milli-wins, 95%)", "checked"]  # fmt: skip
+    table = render_table(header, rows, "rrlllrlrrr")
+    summary = [
+        [f"{m.seat} ({m.agent})", str(m.unforced),
+         f"{m.error_rate:.1f} [{m.error_low:.1f}, {m.error_high:.1f}]",
+         f"{m.doubtful}/{m.bad}/{m.very_bad}", f"{100 * m.luck:+.1f}", f"{m.result:g}",
+         f"{m.luck_adjusted:.2f}", m.rating]
+        for m in (review.summary(s) for s in review.seats)
+    ]  # fmt: skip
+    seats = render_table(["seat", "unforced", "error rate", "?!/?/??", "luck (points)", "result",
+                          "luck-adjusted", "plays"], summary, "lrrrrrrl")  # fmt: skip
     notes = (
-        "best '=': the move played was (tied for) the best; loss '?': within the play-outs' "
-        "noise (less than 2 standard errors); '!': costly (5% or more)."
+        "best '=': the move played was (tied for) the best by the evaluator; loss: thousandths "
+        "of a win given away, with its 95% interval; checked: play-outs behind it. Marks ?! "
+        "(20+), ? (50+), ?? (100+) only where the interval lies inside one band. Error rate: "
+        "mean loss per unforced decision; luck: the rolls' swing of the chance to win, in points."
     )
-    return "\n".join([head, "", table, "", f"Win chance given away: {totals}.", notes])
+    return "\n".join([head, "", table, "", seats, "", notes])
+
+
+def agents_text(table: Any) -> str:
+    """The per-agent table of many reviewed games."""
+    rows = [
+        [str(r["agent"]), str(r["games"]), str(r["unforced"]),
+         f"{r['error_rate']:.1f} [{r['error_low']:.1f}, {r['error_high']:.1f}]",
+         f"{r['doubtful']:.1f}/{r['bad']:.1f}/{r['very_bad']:.1f}", f"{100 * r['luck']:+.1f}",
+         f"{r['result']:.3f}", f"{r['luck_adjusted']:.3f}", str(r["rating"])]
+        for r in table.to_dict(orient="records")
+    ]  # fmt: skip
+    return "Per agent:\n" + render_table(
+        ["agent", "games", "unforced", "error rate", "?!/?/?? per 100", "luck", "result",
+         "luck-adjusted", "plays"], rows, "lrrrrrrrl")  # fmt: skip
 
 
 def _config(args: argparse.Namespace) -> Any:

@@ -135,6 +135,21 @@ def solve_win_turn(
     return TurnWin(stop_w, final_w, keep_value, keep_weights)
 
 
+def hand_values(turn: TurnWin, w: FloatArray, rolls_left: int) -> FloatArray:
+    """``V_r(h)`` of every hand, ``r = rolls_left``.
+
+    ``final(h)`` for ``r = 0``, else the best ``K_r(k)`` over the keeps ``k`` of the hand
+    (keeping all five: stopping, ``stop(h)``).
+    """
+    if rolls_left == 0:
+        return np.asarray(turn.final_weights @ w, dtype=np.float64)
+    t = turn_tables()
+    out = np.zeros(N_HANDS)
+    _best_of_keeps(turn.keep_value[rolls_left - 1], t.keep_minus, t.hand_as_keep,
+                   np.zeros(N_KEEPS), out)  # fmt: skip
+    return out
+
+
 def standard_error(q: FloatArray, covariance: FloatArray) -> float:
     """``sqrt(q^T Sigma q)``: the standard error of the estimate ``q @ W``."""
     return float(np.sqrt(max(float(q @ covariance @ q), 0.0)))
