@@ -33,6 +33,7 @@ _LAZY = {
     "make_agent": "pinastats.agents",
     "simulate": "pinastats.simulation",
     "play_game": "pinastats.simulation",
+    "play": "pinastats.tabletop.widget",
 }
 
 __all__ = ["__version__", *sorted(_LAZY)]

@@ -23,6 +23,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "pinastats.cli.simulate",
     "pinastats.cli.report",
     "pinastats.cli.review",
+    "pinastats.cli.play",
     "pinastats.cli.balance",
     "pinastats.cli.train",
     "pinastats.cli.warm_up",

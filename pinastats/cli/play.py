@@ -1,0 +1,70 @@
+"""``pinastats play --serve``: play Piña Coladice in a browser, the coach beside you.
+
+Serves the board of the JupyterLab widget (``pinastats.play(...)`` in a notebook)
+as a web page on 127.0.0.1 until interrupted (Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from pinastats.cli._common import fail, non_negative_int, positive_int
+
+_EXAMPLE = "pinastats play --serve --seats human,coach --seed 7"
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add the ``play`` subcommand."""
+    parser = subparsers.add_parser(
+        "play",
+        help="play in a browser against the agents, with the coach's advice",
+        description=(
+            "Play a game of Piña Coladice in a web page served on 127.0.0.1: click dice to hold "
+            "them, roll, stop, and click a lit coaster to place; the coach's panel shows every "
+            "keep and placement with the chance to win. In JupyterLab, pinastats.play() shows "
+            "the same board in a notebook."
+        ),
+        epilog=f"example: {_EXAMPLE}",
+    )
+    parser.add_argument("--serve", action="store_true", help="serve the board as a web page")
+    parser.add_argument("--port", type=positive_int, default=8765, help="the port (8765)")
+    parser.add_argument(
+        "--seats",
+        default="human,coach",
+        help="2-4 seats, comma-separated: human (a person) or an agent name (human,coach)",
+    )
+    parser.add_argument(
+        "--seed", type=non_negative_int, default=0, help="seed of the deal and dice"
+    )
+    parser.add_argument("--happy-hour", action="store_true", help="play the Happy Hour variant")
+    parser.add_argument("--no-coach", action="store_true", help="hide the coach's panel")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the session and serve it until interrupted."""
+    if not args.serve:
+        fail("say --serve to serve the board in a browser (in a notebook: pinastats.play())")
+    if args.port > 65535:
+        fail(f"--port must be at most 65535, got {args.port}")
+    from pinastats.tabletop.server import BoardServer
+    from pinastats.tabletop.session import PlaySession
+
+    seats = [s.strip() for s in args.seats.split(",") if s.strip()]
+    session = PlaySession(seats, seed=args.seed, happy_hour=args.happy_hour)
+    try:
+        server = BoardServer(session, args.port, coach=not args.no_coach)
+    except OSError as exc:
+        fail(f"--port {args.port}: cannot serve there ({exc.strerror or exc})")
+    print(f"pinastats: playing {' vs '.join(session.names)} at http://127.0.0.1:{args.port}/ "
+          "(Ctrl-C to stop)", file=sys.stderr, flush=True)  # fmt: skip
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        session.close()
+    return 0

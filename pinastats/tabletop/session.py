@@ -1,0 +1,392 @@
+"""A game of Piña Coladice played by people and agents, one decision at a time.
+
+:class:`PlaySession` is the state machine behind the JupyterLab widget and the
+served page (:mod:`pinastats.tabletop.widget`, :mod:`pinastats.tabletop.server`). The
+game itself is played by the one implementation of a turn there is:
+:func:`~pinastats.records.record.record_game` runs in a thread of its own,
+every seat an agent; a person's seat is an agent whose decisions wait for the
+person's clicks. So the rules, the draws and the record are exactly those of
+``simulate --record``: the same seed deals the same board and rolls the same
+dice, and the finished game is a :class:`~pinastats.records.GameRecord` that
+``pinastats review`` reads.
+
+A person's turn, as at the table: *roll* (the first roll), then with re-rolls
+left *hold* or *release* dice and *roll* again, or *stop*; then *place* a token
+on a legal coaster (none is legal: the turn passes, or the Happy Hour die is
+rolled and its *choice* asked when it has options). :meth:`PlaySession.undo`
+takes back the person's last decision: the game is played again from the deal
+with the decisions before it (same seed, same dice, same agents' moves).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import queue
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from pinastats.agents.loading import resolve_agent
+from pinastats.agents.protocol import AgentProtocol
+from pinastats.dice.errors import at_least_or_none
+from pinastats.errors import PinastatsError
+from pinastats.game.config import GameConfig
+from pinastats.game.game import Game
+from pinastats.game.rules import HappyHourEffect, Rules
+from pinastats.records.format import GameRecord
+
+HUMAN = "human"
+"""The seat name of a person (``human`` or ``human:NAME``)."""
+WAIT = 30.0
+"""Seconds a command waits for the game's thread to reach the next decision."""
+
+
+class PlayError(PinastatsError):
+    """A click that the game refuses (names what was asked and what is allowed)."""
+
+
+class _StopError(Exception):
+    """Ends the game's thread (the session is closed or played again for an undo)."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """The decision a person is asked for.
+
+    ``kind``: ``roll`` (start the turn), ``keep`` (hold dice and roll again, or stop),
+    ``place`` (a legal coaster), ``happy_hour`` (one of ``options`` for ``effect``).
+    """
+
+    kind: str
+    seat: int
+    dice: tuple[int, ...] = ()
+    rolls_left: int = 0
+    legal: tuple[int, ...] = ()
+    effect: str = ""
+    options: tuple[int, ...] = ()
+
+
+def _seat_name(spec: str | AgentProtocol) -> str:
+    """``you`` (or the name after ``human:``) for a person, else the agent's name."""
+    if isinstance(spec, str) and _is_human(spec):
+        return spec.split(":", 1)[1] if ":" in spec and spec.split(":", 1)[1] else "you"
+    return resolve_agent(spec).name
+
+
+def _is_human(spec: object) -> bool:
+    return isinstance(spec, str) and (spec == HUMAN or spec.startswith(HUMAN + ":"))
+
+
+class _Person:
+    """An agent whose decisions are a person's, asked through the session."""
+
+    def __init__(self, session: PlaySession, name: str) -> None:
+        self.session, self.name = session, name
+
+    def start_turn(self, game: Game) -> None:
+        self.session._ask(Pending("roll", game.to_move), game)
+
+    def choose_keep(self, game: Game, dice: Sequence[int], rolls_left: int,
+                    rng: np.random.Generator) -> Sequence[int]:  # fmt: skip
+        keep: Sequence[int] = self.session._ask(
+            Pending("keep", game.to_move, tuple(dice), rolls_left), game
+        )
+        return keep
+
+    def choose_placement(self, game: Game, dice: Sequence[int], rng: np.random.Generator) -> int:
+        legal = tuple(game.legal_cells(dice))
+        return int(self.session._ask(Pending("place", game.to_move, tuple(dice), 0, legal), game))
+
+    def choose_happy_hour(self, game: Game, effect: HappyHourEffect, options: list[int],
+                          rng: np.random.Generator) -> int:  # fmt: skip
+        pending = Pending("happy_hour", game.to_move, effect=HappyHourEffect(effect).name,
+                          options=tuple(int(o) for o in options))  # fmt: skip
+        return int(self.session._ask(pending, game))
+
+
+class _Logged:
+    """An agent seat whose placements and Happy Hour choices are written to the session's log."""
+
+    def __init__(self, session: PlaySession, agent: AgentProtocol) -> None:
+        self.session, self.agent = session, agent
+        self.name = agent.name
+
+    def start_turn(self, game: Game) -> None:
+        self.agent.start_turn(game)
+
+    def choose_keep(self, game: Game, dice: Sequence[int], rolls_left: int,
+                    rng: np.random.Generator) -> Sequence[int]:  # fmt: skip
+        return self.agent.choose_keep(game, dice, rolls_left, rng)
+
+    def choose_placement(self, game: Game, dice: Sequence[int], rng: np.random.Generator) -> int:
+        cell = int(self.agent.choose_placement(game, dice, rng))
+        self.session._note(f"seat {game.to_move} ({self.name}) rolled {_dice(dice)} and placed on "
+                           f"cell {cell} ({game.coaster(cell).name})")  # fmt: skip
+        return cell
+
+    def choose_happy_hour(self, game: Game, effect: HappyHourEffect, options: list[int],
+                          rng: np.random.Generator) -> int:  # fmt: skip
+        option = int(self.agent.choose_happy_hour(game, effect, options, rng))
+        self.session._note(f"seat {game.to_move} ({self.name}): Happy Hour "
+                           f"{HappyHourEffect(effect).name.lower()}, option {option}")  # fmt: skip
+        return option
+
+
+def _dice(dice: Sequence[int]) -> str:
+    return " ".join(map(str, dice))
+
+
+@dataclass
+class _Run:
+    """One run of the game's thread: its inbox and what it reached."""
+
+    answers: list[Any]
+    inbox: queue.Queue[Any] = field(default_factory=queue.Queue)
+    ready: threading.Event = field(default_factory=threading.Event)
+    pending: Pending | None = None
+    game: Game | None = None
+    record: GameRecord | None = None
+    error: BaseException | None = None
+    replayed: int = 0
+    stopped: bool = False
+    log: list[str] = field(default_factory=list)
+
+
+class PlaySession:
+    """A game of 2-4 seats, people (``"human"``) and agents (any agent name), one seed.
+
+    >>> s = PlaySession(["human", "strategic"], seed=7)
+    >>> s.pending.kind
+    'roll'
+    >>> s.roll().pending.kind in {"keep", "place", "happy_hour", "roll"}
+    True
+    >>> s.close()
+    """
+
+    def __init__(self, seats: Sequence[str | AgentProtocol], *, seed: int | None = 0,
+                 happy_hour: bool = False, config: GameConfig | None = None) -> None:  # fmt: skip
+        seats = list(seats)
+        if not 2 <= len(seats) <= 4:
+            raise PlayError(f"a game has 2 to 4 seats, got {len(seats)}: {seats!r}")
+        if config is None:
+            if not isinstance(happy_hour, bool):
+                raise PlayError(f"happy_hour must be True or False, got {happy_hour!r}")
+            config = GameConfig(players=len(seats), rules=Rules(happy_hour=happy_hour))
+        elif config.players != len(seats):
+            raise PlayError(f"the config is for {config.players} players, got {len(seats)} seats")
+        self.seed = at_least_or_none(seed, "seed", 0)
+        self.config = config
+        self._specs = seats
+        for s in seats:
+            if not _is_human(s):
+                resolve_agent(s)  # a bad name fails here, before any thread
+        self.names = tuple(_seat_name(s) for s in seats)
+        self.humans = tuple(i for i, s in enumerate(seats) if _is_human(s))
+        self._answers: list[Any] = []
+        self._kinds: list[str] = []
+        self._run: _Run | None = None
+        self._start(self._answers)
+
+    # the game's thread --------------------------------------------------------------------
+
+    def _agents(self) -> list[AgentProtocol]:
+        out: list[AgentProtocol] = []
+        for i, s in enumerate(self._specs):
+            if _is_human(s):
+                out.append(_Person(self, self.names[i]))
+            else:
+                out.append(_Logged(self, copy.deepcopy(resolve_agent(s))))
+        return out
+
+    def _note(self, line: str) -> None:
+        if self._run is not None:
+            self._run.log.append(line)
+
+    def _start(self, answers: list[Any]) -> None:
+        from pinastats.records.record import record_game
+
+        run = _Run(list(answers))
+        self._run = run
+        agents = self._agents()
+        rng = np.random.default_rng(self.seed)
+
+        def main() -> None:
+            try:
+                run.record = record_game(self.config, agents, rng, seed=self.seed)
+            except _StopError:
+                pass
+            except BaseException as exc:
+                if not run.stopped:
+                    run.error = exc
+            run.pending = None
+            run.ready.set()
+
+        self._thread = threading.Thread(target=main, daemon=True, name="pinastats-play")
+        self._thread.start()
+        self._wait(run)
+
+    def _ask(self, pending: Pending, game: Game) -> Any:
+        """Called on the game's thread: the answer to ``pending`` (logged, or the person's)."""
+        run = self._run
+        assert run is not None
+        if run.stopped:
+            raise _StopError
+        if run.replayed < len(run.answers):
+            answer = run.answers[run.replayed]
+            run.replayed += 1
+            return answer
+        run.pending, run.game = pending, game
+        if pending.kind == "roll":
+            run.log.append(f"seat {pending.seat} ({self.names[pending.seat]}) to play")
+        run.ready.set()
+        answer = run.inbox.get()
+        if answer is _StopError or run.stopped:
+            raise _StopError
+        return answer
+
+    def _wait(self, run: _Run) -> None:
+        if not run.ready.wait(WAIT):
+            raise PlayError(f"the game did not reach its next decision within {WAIT:g} s")
+        if run.error is not None:
+            raise run.error
+
+    def _answer(self, kind: str, answer: Any) -> PlaySession:
+        run = self._run
+        assert run is not None
+        self._answers.append(answer)
+        self._kinds.append(kind)
+        run.ready.clear()
+        run.pending = None
+        run.inbox.put(answer)
+        self._wait(run)
+        return self
+
+    # what a person sees and does ----------------------------------------------------------
+
+    @property
+    def pending(self) -> Pending | None:
+        """The decision a person is asked for; None when the game is over."""
+        return None if self._run is None else self._run.pending
+
+    @property
+    def game(self) -> Game:
+        """A copy of the game as it stands (before the pending decision)."""
+        run = self._run
+        assert run is not None
+        if run.pending is None or run.game is None:
+            raise PlayError("the game is over: its record is session.record")
+        return run.game.copy()
+
+    @property
+    def log(self) -> list[str]:
+        """What has happened, a line per turn start and per agent's placement."""
+        return [] if self._run is None else list(self._run.log)
+
+    @property
+    def can_undo(self) -> bool:
+        """A person has made a decision that can be taken back."""
+        return any(k != "roll" for k in self._kinds)
+
+    @property
+    def is_over(self) -> bool:
+        """The game has ended (its record is :attr:`record`)."""
+        return self._run is not None and self._run.record is not None
+
+    @property
+    def record(self) -> GameRecord:
+        """The finished game's record (JSON Lines with ``write_records``)."""
+        if self._run is None or self._run.record is None:
+            raise PlayError("the game is not over yet: its record is written at its end")
+        return self._run.record
+
+    def _expect(self, *kinds: str) -> Pending:
+        p = self.pending
+        if p is None:
+            raise PlayError("the game is over")
+        if p.kind not in kinds:
+            asked = {
+                "roll": "roll the dice",
+                "keep": "hold dice and roll, or stop",
+                "place": "place a token",
+                "happy_hour": "choose for the Happy Hour die",
+            }
+            raise PlayError(f"seat {p.seat} is asked to {asked[p.kind]}, not to "
+                            f"{' or '.join(kinds).replace('_', ' ')}")  # fmt: skip
+        return p
+
+    def roll(self, hold: Sequence[int] = ()) -> PlaySession:
+        """Roll: the first roll of the turn, or re-roll every die not held (dice positions 0-4)."""
+        p = self._expect("roll", "keep")
+        if p.kind == "roll":
+            if hold:
+                raise PlayError(f"nothing to hold before the first roll, got {list(hold)}")
+            return self._answer("roll", None)
+        if p.rolls_left < 1:
+            raise PlayError("no re-roll left: place a token")
+        held = sorted(set(int(i) for i in hold))
+        bad = [i for i in held if not 0 <= i < len(p.dice)]
+        if bad:
+            raise PlayError(f"dice are numbered 0 to {len(p.dice) - 1}, got {bad}")
+        if len(held) == len(p.dice):
+            raise PlayError("every die is held: stop instead of rolling")
+        return self._answer("keep", tuple(sorted(p.dice[i] for i in held)))
+
+    def stop(self) -> PlaySession:
+        """Stop rolling and keep the dice showing."""
+        p = self._expect("keep")
+        return self._answer("keep", p.dice)
+
+    def place(self, cell: int) -> PlaySession:
+        """Place a token on ``cell`` (one of the legal cells)."""
+        p = self._expect("place")
+        if cell not in p.legal:
+            game = self.game
+            why = game.why_illegal(int(cell), p.dice) if isinstance(cell, int) else None
+            raise PlayError(f"cell {cell!r} cannot take the dice {list(p.dice)}"
+                            f"{f' ({why})' if why else ''}; the legal cells are "
+                            f"{list(p.legal)}")  # fmt: skip
+        self._note(f"seat {p.seat} ({self.names[p.seat]}) rolled {_dice(p.dice)} and placed on "
+                   f"cell {cell} ({self.game.coaster(int(cell)).name})")  # fmt: skip
+        return self._answer("place", int(cell))
+
+    def choose(self, option: int) -> PlaySession:
+        """Choose one of the Happy Hour die's options."""
+        p = self._expect("happy_hour")
+        if option not in p.options:
+            raise PlayError(f"option {option!r} is not one of {list(p.options)} for {p.effect}")
+        return self._answer("happy_hour", int(option))
+
+    def undo(self) -> PlaySession:
+        """Take back the person's last decision (and the roll presses after it)."""
+        while self._kinds and self._kinds[-1] == "roll":
+            self._kinds.pop()
+            self._answers.pop()
+        if not self._kinds:
+            raise PlayError("nothing to undo: no decision has been made yet")
+        self._kinds.pop()
+        self._answers.pop()
+        self._restart()
+        return self
+
+    def _restart(self) -> None:
+        self._close_run()
+        self._start(self._answers)
+
+    def _close_run(self) -> None:
+        run = self._run
+        if run is not None and run.record is None:
+            run.stopped = True
+            run.inbox.put(_StopError)
+            self._thread.join(WAIT)
+
+    def close(self) -> None:
+        """End the game's thread (an unfinished game is dropped)."""
+        self._close_run()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()

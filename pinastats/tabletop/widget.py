@@ -1,0 +1,66 @@
+"""The board as a JupyterLab widget (anywidget: no front-end build, the ``[play]`` extra)."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from typing import Any
+
+from pinastats.errors import PinastatsError
+from pinastats.tabletop.commands import act
+from pinastats.tabletop.session import PlaySession
+from pinastats.tabletop.view import session_view
+
+STATIC = files("pinastats.tabletop") / "static"
+"""The board's script and style, shared with the served page."""
+
+
+def _anywidget() -> Any:
+    try:
+        import anywidget
+        import traitlets
+    except ImportError:
+        raise PinastatsError(
+            "the board needs anywidget: pip install 'pinastats[play]' (or pip install anywidget)"
+        ) from None
+    return anywidget, traitlets
+
+
+def board_widget(session: PlaySession, *, coach: bool = True) -> Any:
+    """A widget showing ``session``: click to hold dice, roll, stop and place; the coach beside."""
+    anywidget, traitlets = _anywidget()
+
+    class PinaColadiceBoard(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
+        _esm = (STATIC / "app.js").read_text(encoding="utf-8")
+        _css = (STATIC / "app.css").read_text(encoding="utf-8")
+        view = traitlets.Dict().tag(sync=True)
+        coach = traitlets.Bool(True).tag(sync=True)
+        message = traitlets.Unicode("").tag(sync=True)
+
+    widget = PinaColadiceBoard(coach=coach)
+    widget.session = session
+
+    def refresh(*_: Any) -> None:
+        widget.view = session_view(session, coach=widget.coach)
+
+    def on_msg(_: Any, content: Any, buffers: Any) -> None:
+        widget.message = act(session, content)
+        refresh()
+
+    widget.on_msg(on_msg)
+    widget.observe(refresh, names="coach")
+    refresh()
+    return widget
+
+
+def play(seats: Any = ("human", "coach"), *, seed: int | None = 0, happy_hour: bool = False,
+         coach: bool = True) -> Any:  # fmt: skip
+    """Play Piña Coladice in the notebook: a board widget for a new game.
+
+    ``seats``: 2-4 seats, ``"human"`` (or ``"human:NAME"``) for a person, else any agent
+    name (``strategic``, ``coach``, ``value``, ``FILE.py:Class``), as a list or a
+    comma-separated string. ``seed``: the same seed deals the same board and dice.
+    ``coach``: show the coach's advice before each of a person's decisions.
+    """
+    if isinstance(seats, str):
+        seats = [s.strip() for s in seats.split(",")]
+    return board_widget(PlaySession(seats, seed=seed, happy_hour=happy_hour), coach=coach)

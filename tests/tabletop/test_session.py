@@ -1,0 +1,140 @@
+"""The board's state machine without a browser: paths through a turn, refusals, undo, records."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.request
+from typing import Any
+
+import pytest
+
+from pinastats.coach import win_advice
+from pinastats.errors import PinastatsError
+from pinastats.records.replay import replay
+from pinastats.records.review import review_game
+from pinastats.tabletop.commands import act
+from pinastats.tabletop.server import BoardServer
+from pinastats.tabletop.session import PlayError, PlaySession
+from pinastats.tabletop.view import session_view
+
+
+def _finish(s: PlaySession, policy: str = "first") -> list[str]:
+    """Play the people's decisions to the end by a simple rule; the kinds asked, in order."""
+    asked = []
+    k = 0
+    while not s.is_over:
+        p = s.pending
+        assert p is not None
+        asked.append(p.kind)
+        if p.kind == "roll":
+            s.roll()
+        elif p.kind == "keep":
+            s.roll(hold=[0, 1]) if k % 3 == 0 else s.stop()
+        elif p.kind == "place":
+            s.place(p.legal[-1] if policy == "last" else p.legal[0])
+        else:
+            s.choose(p.options[0])
+        k += 1
+    return asked
+
+
+@pytest.mark.parametrize("happy_hour", [False, True])
+def test_a_whole_game_by_clicks_records_and_replays(happy_hour: bool) -> None:
+    s = PlaySession(["human", "strategic", "human"], seed=5, happy_hour=happy_hour)
+    asked = _finish(s)
+    assert {"roll", "keep", "place"} <= set(asked)
+    record = s.record
+    assert record.agents == ("you", "strategic", "you")
+    game = replay(record)  # every roll, keep and placement checked again
+    assert game.is_over
+    assert review_game(record, seats=[0]).seats == (0,)
+    view = session_view(s)
+    assert view["over"]
+    assert "wins" in view["result"]["text"] or "nobody" in view["result"]["text"]
+
+
+def test_the_same_seed_the_same_dice_and_undo_takes_one_decision_back() -> None:
+    a, b = PlaySession(["human", "ev"], seed=11), PlaySession(["human", "ev"], seed=11)
+    assert a.roll().pending == b.roll().pending
+    before = a.pending
+    assert before is not None
+    assert before.kind == "keep"
+    a.roll(hold=[4])
+    assert a.pending != before
+    a.undo()
+    assert a.pending == before  # the same dice showing, the same re-rolls left
+    a.stop()
+    assert a.pending is not None
+    assert a.pending.kind in ("place", "roll")
+    with pytest.raises(PlayError, match="nothing to undo"):
+        PlaySession(["human", "ev"], seed=1).undo()
+
+
+def test_clicks_that_the_game_refuses_name_what_is_allowed() -> None:
+    s = PlaySession(["human", "strategic"], seed=3)
+    with pytest.raises(PlayError, match="asked to roll the dice, not to place"):
+        s.place(0)
+    with pytest.raises(PlayError, match="nothing to hold before the first roll"):
+        s.roll(hold=[1])
+    s.roll()
+    with pytest.raises(PlayError, match=r"dice are numbered 0 to 4, got \[7\]"):
+        s.roll(hold=[7])
+    with pytest.raises(PlayError, match="every die is held: stop instead"):
+        s.roll(hold=[0, 1, 2, 3, 4])
+    while s.pending is not None and s.pending.kind == "keep":
+        s.stop()
+    p = s.pending
+    assert p is not None
+    if p.kind == "place":
+        illegal = next(c for c in range(16) if c not in p.legal)
+        with pytest.raises(PlayError, match=r"the legal cells are"):
+            s.place(illegal)
+        with pytest.raises(PlayError, match="asked to place a token, not to roll"):
+            s.roll()  # a die clicked after the last roll
+    with pytest.raises(PlayError, match="2 to 4 seats"):
+        PlaySession(["human"])
+    with pytest.raises(PinastatsError, match="unknown agent 'nonsense-agent'"):
+        PlaySession(["human", "nonsense-agent"])
+
+
+def test_the_coach_panel_shows_win_advice_for_the_position() -> None:
+    s = PlaySession(["human", "strategic"], seed=8)
+    s.roll()
+    p = s.pending
+    assert p is not None
+    view = session_view(s, coach=True)
+    advice = win_advice(s.game, p.dice, p.rolls_left, evaluator="network")
+    shown = view["advice"]
+    assert shown["win"] == pytest.approx(advice.win_probability)
+    assert [k["keep"] for k in shown["keeps"]] == [list(k.keep) for k in advice.keeps[:6]]
+    assert shown["keeps"][0]["best"]
+    assert "advice" not in session_view(s, coach=False)
+
+
+def test_messages_and_the_served_page(tmp_path: Any) -> None:
+    s = PlaySession(["human", "strategic"], seed=4)
+    assert "unknown command 'fly'" in act(s, {"cmd": "fly"})
+    assert "not to place" in act(s, {"cmd": "place", "cell": 0})
+    assert act(s, {"cmd": "roll", "hold": []}) == ""
+    server = BoardServer(s, 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = server.server_address[1]
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/").read().decode()
+        assert 'import app from "/app.js"' in page
+        assert b"export default" in urllib.request.urlopen(f"http://127.0.0.1:{port}/app.js").read()
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api",
+                                         data=json.dumps({"cmd": "stop"}).encode())  # fmt: skip
+        answer = json.loads(urllib.request.urlopen(request).read())
+        assert answer["view"]["pending"]["kind"] in ("place", "roll")
+    finally:
+        server.shutdown()
+        server.server_close()
+    while not s.is_over:
+        _finish(s)
+    path = tmp_path / "game.jsonl"
+    assert "record written to" in act(s, {"cmd": "export", "path": str(path)})
+    assert path.read_text().startswith("{")
+    assert "error rate" in act(s, {"cmd": "review"})
