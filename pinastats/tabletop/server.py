@@ -32,6 +32,7 @@ async function call(url, body) {{
   const d = await r.json();
   state.view = d.view; state.message = d.message || ""; state.coach = d.coach;
   fire("view"); fire("message");
+  document.body.dataset.answers = String(Number(document.body.dataset.answers || 0) + 1);
 }}
 const model = {{
   get: (k) => state[k],
@@ -85,6 +86,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(PAGE.format(css=css).encode(), "text/html; charset=utf-8")
         elif self.path == "/app.js":
             self._send((STATIC / "app.js").read_bytes(), "text/javascript; charset=utf-8")
+        elif self.path == "/favicon.ico":
+            self._send(b"", "image/x-icon", 204)
         elif self.path == "/api/view":
             self._send(json.dumps(self.server.answer(None)).encode(), "application/json")
         else:

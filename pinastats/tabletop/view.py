@@ -81,6 +81,7 @@ def session_view(session: PlaySession, coach: bool = True) -> dict[str, Any]:
         "to_move": None if over else game.to_move,
         "happy_hour": game.config.rules.happy_hour,
         "log": list(session.log[-12:]),
+        "log_count": len(session.log),
         "over": over,
         "can_undo": session.can_undo,
     }

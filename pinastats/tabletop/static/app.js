@@ -16,10 +16,13 @@ function el(tag, attrs = {}, ...children) {
 }
 
 const pct = (p) => `${(100 * p).toFixed(1)}%`;
+const PAUSE = 450;  // ms between two revealed moves of the agents
 
 function render({ model, el: root }) {
   let held = new Set();
   let lastKey = "";
+  let revealed = null;  // log lines shown so far: the agents' moves appear one by one
+  let timer = null;
   root.classList.add("pina-app");
   root.tabIndex = 0;
 
@@ -29,6 +32,11 @@ function render({ model, el: root }) {
   function draw() {
     const v = model.get("view");
     if (!v || !v.board) { root.replaceChildren(el("p", {}, "loading…")); return; }
+    if (revealed === null) revealed = v.log_count;
+    const hidden = Math.max(0, v.log_count - revealed);
+    if (hidden && timer === null) {
+      timer = setTimeout(() => { timer = null; revealed += 1; draw(); }, PAUSE);
+    }
     const p = v.pending || null;
     const key = p ? `${v.turn}/${p.kind}/${p.dice.join("")}/${p.rolls_left}` : "over";
     if (key !== lastKey) { held = new Set(); lastKey = key; }
@@ -65,7 +73,9 @@ function render({ model, el: root }) {
        ` ${s.name}${s.person ? " (person)" : ""} — ${s.score} points, ${s.reserve} tokens left`)));
 
     const controls = el("div", { class: "pina-controls" });
-    if (v.over) {
+    if (hidden) {
+      controls.append(el("div", { class: "pina-ask", role: "status" }, "the other seats are playing…"));
+    } else if (v.over) {
       controls.append(el("div", { class: "pina-result", role: "status" }, `Game over: ${v.result.text}.`),
         el("button", { class: "pina-export", onclick: () => send({ cmd: "export" }) }, "Export record"),
         el("button", { class: "pina-review", onclick: () => send({ cmd: "review" }) }, "Review my game"));
@@ -120,13 +130,15 @@ function render({ model, el: root }) {
     }
     const message = model.get("message");
     if (message) panel.append(el("pre", { class: "pina-message" }, message));
-    const log = el("ul", { class: "pina-log" }, (v.log || []).map((l) => el("li", {}, l)));
+    const lines = (v.log || []).slice(0, Math.max(0, (v.log || []).length - hidden));
+    const log = el("ul", { class: "pina-log" }, lines.map((l) => el("li", {}, l)));
 
     root.replaceChildren(el("div", { class: "pina-main" }, el("div", {}, seats, grid, controls), el("div", {}, panel, log)));
   }
 
   root.addEventListener("keydown", (e) => {
     const v = model.get("view");
+    if (v && v.log_count > revealed) return;  // the agents' moves are still being shown
     const p = v && v.pending;
     if (!p || !v.seats[p.seat].person) return;
     if (p.kind === "keep" && e.key >= "1" && e.key <= "5") {
