@@ -99,9 +99,23 @@ def session_view(session: PlaySession, coach: bool = True) -> dict[str, Any]:
     view["pending"] = {"kind": p.kind, "seat": p.seat, "dice": list(p.dice),
                        "rolls_left": p.rolls_left, "legal": list(p.legal), "effect": p.effect,
                        "options": list(p.options)}  # fmt: skip
+    if p.kind == "happy_hour":
+        view["pending"]["labels"] = [_option_text(game, p.effect, o) for o in p.options]
     if coach and p.kind in ("keep", "place"):
         view["advice"] = _advice(game, p.dice, p.rolls_left)
     return view
+
+
+def _option_text(game: Game, effect: str, option: int) -> str:
+    """A Happy Hour option in words: ``cell 5``, ``seat 1's token from cell 6 to cell 0``."""
+    from pinastats.game.rules import HappyHourEffect
+
+    d = game.decode_happy_hour(HappyHourEffect[effect], option)
+    if "from_cell" in d:
+        return f"seat {d['owner']}'s token from cell {d['from_cell']} to cell {d['to_cell']}"
+    if "cell" in d:
+        return f"cell {d['cell']} ({game.coaster(d['cell']).name})"
+    return "apply it" if not d else f"option {option}"
 
 
 def _why(reason: str) -> str:

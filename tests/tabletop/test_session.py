@@ -34,6 +34,8 @@ def _finish(s: PlaySession, policy: str = "first") -> list[str]:
         elif p.kind == "place":
             s.place(p.legal[-1] if policy == "last" else p.legal[0])
         else:
+            labels = session_view(s)["pending"]["labels"]
+            assert len(labels) == len(p.options)
             s.choose(p.options[0])
         k += 1
     return asked
@@ -138,3 +140,26 @@ def test_messages_and_the_served_page(tmp_path: Any) -> None:
     assert "record written to" in act(s, {"cmd": "export", "path": str(path)})
     assert path.read_text().startswith("{")
     assert "error rate" in act(s, {"cmd": "review"})
+
+
+def test_the_happy_hour_die_asks_its_choice_in_words() -> None:
+    """Re-rolling every die to the last roll: hands that place nothing roll the Happy Hour die."""
+    s = PlaySession(["human", "strategic"], seed=0, happy_hour=True)
+    labels: list[str] = []
+    while not s.is_over:
+        p = s.pending
+        assert p is not None
+        if p.kind in ("roll", "keep"):
+            s.roll()
+        elif p.kind == "place":
+            s.place(p.legal[0])
+        else:
+            shown = session_view(s)["pending"]["labels"]
+            assert len(shown) == len(p.options)
+            labels.extend(shown)
+            with pytest.raises(PlayError, match="is not one of"):
+                s.choose(-1)
+            s.choose(p.options[0])
+    assert labels
+    assert any("token from cell" in x or x == "apply it" for x in labels)
+    replay(s.record)

@@ -102,8 +102,8 @@ function render({ model, el: root }) {
           el("button", { class: "pina-stop", onclick: () => send({ cmd: "stop" }) }, "Stop"));
       }
       if (p.kind === "happy_hour") {
-        controls.append(...p.options.map((o) => el("button", { class: "pina-option",
-          onclick: () => send({ cmd: "choose", option: o }) }, `option ${o}`)));
+        controls.append(...p.options.map((o, i) => el("button", { class: "pina-option",
+          onclick: () => send({ cmd: "choose", option: o }) }, (p.labels || [])[i] || `option ${o}`)));
       }
     }
     controls.append(el("button", { class: "pina-undo", disabled: !v.can_undo, onclick: () => send({ cmd: "undo" }) }, "Undo (U)"));
