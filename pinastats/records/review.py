@@ -198,6 +198,16 @@ class SeatSummary:
     luck_adjusted: float
     rating: str
 
+    def text(self) -> str:
+        """The figures in one sentence, the agent first."""
+        return (
+            f"{self.agent}: error rate {self.error_rate:.1f} milli-wins per unforced decision "
+            f"[{self.error_low:.1f}, {self.error_high:.1f}] over {self.unforced}, marks "
+            f"?! {self.doubtful} ? {self.bad} ?? {self.very_bad}, luck {_signed(self.luck)} "
+            f"points, result {self.result:g}, luck-adjusted {self.luck_adjusted:.2f}, "
+            f"plays {self.rating}"
+        )
+
 
 @dataclass(frozen=True)
 class GameReview:
@@ -637,14 +647,7 @@ def annotated_text(review: GameReview) -> str:
         f'[Result "{winner} ({review.reason.lower().replace("_", " ")})"]',
         f'[Evaluator "{checked}, seed {review.seed}"]',
     ]
-    for s in review.seats:
-        m = review.summary(s)
-        lines.append(
-            f'[Seat{s} "{m.agent}: error rate {m.error_rate:.1f} milli-wins per unforced '
-            f"decision [{m.error_low:.1f}, {m.error_high:.1f}] over {m.unforced}, marks "
-            f"?! {m.doubtful} ? {m.bad} ?? {m.very_bad}, luck {_signed(m.luck)} points, "
-            f'result {m.result:g}, luck-adjusted {m.luck_adjusted:.2f}, plays {m.rating}"]'
-        )
+    lines.extend(f'[Seat{s} "{review.summary(s).text()}"]' for s in review.seats)
     lines.append("")
     events: list[tuple[int, int, int, str]] = []
     for r in review.rolls:

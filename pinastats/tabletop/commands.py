@@ -26,15 +26,7 @@ def review_text(session: PlaySession) -> str:
 
     seats = list(session.humans) or None
     review = review_game(session.record, seats=seats, seed=0)
-    lines = []
-    for s in review.seats:
-        m = review.summary(s)
-        lines.append(
-            f"seat {s} ({m.agent}): error rate {m.error_rate:.1f} milli-wins per unforced "
-            f"decision [{m.error_low:.1f}, {m.error_high:.1f}]; marks ?! {m.doubtful} ? {m.bad} "
-            f"?? {m.very_bad}; luck {100 * m.luck:+.1f} points; luck-adjusted result "
-            f"{m.luck_adjusted:.2f}; plays {m.rating}"
-        )
+    lines = [f"seat {s}, {review.summary(s).text()}" for s in review.seats]
     worst = sorted((d for d in review.decisions if not d.forced), key=lambda d: -d.loss)[:5]
     for d in worst:
         if d.loss > 0:
