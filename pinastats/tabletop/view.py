@@ -5,7 +5,7 @@ side and the tokens on it), the seats (name, person or agent, score, reserve),
 the dice and what is asked, the log of the agents' moves and, with the coach
 beside the player, its advice: every keep or placement with this turn's points
 and the chance to win by the learned network (``pinastats.coach.win_advice``,
-``evaluator="network"``), the best one marked. The network's typical error on a
+``evaluator="network"``), every keep of the hand, best first, the best one marked. The network's typical error on a
 chance to win is shown with it (:data:`NETWORK_ERROR`).
 """
 
@@ -20,8 +20,6 @@ from pinastats.tabletop.session import PlaySession
 NETWORK_ERROR = 0.045
 """The network's mean absolute error on a chance to win, on positions it never saw (the position
 benchmark of ``docs/value.md``): the uncertainty shown beside its numbers."""
-TOP_KEEPS = 6
-"""Keeps shown by the coach's panel (the best first)."""
 
 
 def _board(game: Game) -> list[dict[str, Any]]:
@@ -49,7 +47,7 @@ def _advice(game: Game, dice: tuple[int, ...], rolls_left: int) -> dict[str, Any
         out["keeps"] = [
             {"keep": list(k.keep), "stop": len(k.keep) == 5, "win": k.win_probability,
              "points": k.expected_points, "best": i == 0}
-            for i, k in enumerate(a.keeps[:TOP_KEEPS])
+            for i, k in enumerate(a.keeps)
         ]  # fmt: skip
     else:
         out["placements"] = [

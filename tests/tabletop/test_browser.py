@@ -28,7 +28,8 @@ STEP = 30_000
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    playwright = pytest.importorskip("playwright.sync_api")
+    from playwright import sync_api as playwright  # in the [dev] extra
+
     if CHROMIUM is None:
         pytest.fail("the browser tests need Debian's chromium: apt-get install -y chromium")
     with playwright.sync_playwright() as p:

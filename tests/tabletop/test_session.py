@@ -109,7 +109,7 @@ def test_the_coach_panel_shows_win_advice_for_the_position() -> None:
     advice = win_advice(s.game, p.dice, p.rolls_left, evaluator="network")
     shown = view["advice"]
     assert shown["win"] == pytest.approx(advice.win_probability)
-    assert [k["keep"] for k in shown["keeps"]] == [list(k.keep) for k in advice.keeps[:6]]
+    assert [k["keep"] for k in shown["keeps"]] == [list(k.keep) for k in advice.keeps]
     assert shown["keeps"][0]["best"]
     assert "advice" not in session_view(s, coach=False)
 
@@ -163,3 +163,17 @@ def test_the_happy_hour_die_asks_its_choice_in_words() -> None:
     assert labels
     assert any("token from cell" in x or x == "apply it" for x in labels)
     replay(s.record)
+
+
+def test_the_notebook_widget_answers_its_messages() -> None:
+    from pinastats.tabletop.widget import play  # anywidget: the [play] extra, in [dev]
+
+    board = play("human,strategic", seed=6)
+    assert board.view["pending"]["kind"] == "roll"
+    board._handle_custom_msg({"cmd": "roll", "hold": []}, [])  # what a click sends
+    assert board.view["pending"]["kind"] in ("keep", "place", "roll")
+    board._handle_custom_msg({"cmd": "place", "cell": 99}, [])
+    assert board.message  # a refusal, shown in the board
+    board.coach = False
+    assert "advice" not in board.view
+    board.session.close()

@@ -123,10 +123,10 @@ function render({ model, el: root }) {
         : advice.placements.map((a) => el("tr", { class: a.best ? "best" : "" },
             el("td", {}, `cell ${a.cell} (${a.coaster})`), el("td", {}, String(a.points)),
             el("td", { class: "win" }, pct(a.win)), el("td", {}, a.best ? "★ best" : "")));
-      panel.append(el("table", { class: "pina-advice" },
+      panel.append(el("div", { class: "pina-advice-box" }, el("table", { class: "pina-advice" },
         el("thead", {}, el("tr", {}, el("th", {}, advice.keeps ? "keep" : "placement"),
           el("th", {}, advice.keeps ? "exp. points" : "points"), el("th", {}, "win"), el("th", {}, ""))),
-        el("tbody", {}, rows)));
+        el("tbody", {}, rows))));
     }
     const message = model.get("message");
     if (message) panel.append(el("pre", { class: "pina-message" }, message));
