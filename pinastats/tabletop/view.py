@@ -3,10 +3,11 @@
 :func:`session_view` gives the board (every coaster with its combination, points,
 side and the tokens on it), the seats (name, person or agent, score, reserve),
 the dice and what is asked, the log of the agents' moves and, with the coach
-beside the player, its advice: every keep or placement with this turn's points
-and the chance to win by the learned network (``pinastats.coach.win_advice``,
-``evaluator="network"``), every keep of the hand, best first, the best one marked. The network's typical error on a
-chance to win is shown with it (:data:`NETWORK_ERROR`).
+beside the player, its advice: every keep of the hand or every placement, best
+first, with this turn's points and the chance to win by the learned network
+(``pinastats.coach.win_advice``, ``evaluator="network"``), the best one marked.
+The network's typical error on a chance to win is shown with it
+(:data:`NETWORK_ERROR`).
 """
 
 from __future__ import annotations
