@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pinastats._files import written_whole
-from pinastats.records.review import GameReview, agent_table
+from pinastats.records.review import LADDER, GameReview, agent_table
 
 _COLOURS = ("#1f77b4", "#d55e00", "#009e73", "#9467bd")
 """Seat colours (told apart by marker shape too)."""
@@ -114,6 +114,22 @@ def _agents_page(fig: Any, reviews: Sequence[GameReview]) -> None:
         )
     fig.text(0.1, 0.95, "Reviewed games: per agent", fontsize=16, weight="bold")
     fig.text(0.06, 0.9, "\n".join(lines), fontsize=7, family="monospace", va="top")
+    rows = table.to_dict(orient="records")
+    height = 0.06 + 0.04 * len(rows)
+    ax = fig.add_axes((0.2, 0.78 - height - 0.015 * len(rows), 0.72, height))
+    for k, r in enumerate(rows):
+        ax.errorbar([r["error_rate"]], [k], xerr=[[r["error_rate"] - r["error_low"]],
+                    [r["error_high"] - r["error_rate"]]], fmt="o", color="#1f77b4",
+                    capsize=3)  # fmt: skip
+    for name, rate in LADDER:
+        ax.axvline(rate, color="#999999", lw=0.6, ls="--")
+        ax.text(rate, len(rows) - 0.4, name, rotation=90, fontsize=6, color="#666666",
+                va="bottom", ha="right")  # fmt: skip
+    ax.set_yticks(range(len(rows)), [str(r["agent"]) for r in rows])
+    ax.set_ylim(-0.6, len(rows) + 0.9)
+    ax.set_xscale("log")
+    ax.set_xlabel("error rate (thousandths of a win per unforced decision, 95% interval); "
+                  "dashed: the built-in agents' ladder", fontsize=7)  # fmt: skip
 
 
 def review_pdf(reviews: GameReview | Sequence[GameReview], path: str | Path, *,
