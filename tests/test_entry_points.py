@@ -31,6 +31,7 @@ from pinastats.agents.loading import load_agent
 from pinastats.errors import PinastatsError
 from pinastats.game.turn import hand_index
 from pinastats.records.review import review_game
+from pinastats.tabletop.widget import play
 
 PACKAGES = ("pinastats", "pinastats.dice", "pinastats.game", "pinastats.agents",
             "pinastats.simulation", "pinastats.coach", "pinastats.records", "pinastats.balance",
@@ -72,6 +73,7 @@ SCOPE: dict[str, Any] = {
     "A": A, "B": B, "C": C, "D": D, "G": G, "R": R, "S": S, "np": np, "H": H, "FH": FH,
     "advise": advise, "load_agent": load_agent, "review_game": review_game,
     "hand_index": hand_index, "report": lambda: importlib.import_module("pinastats.report"),
+    "play": play,
 }  # fmt: skip
 """The names the calls of the rows see (``report()`` imports matplotlib when a row needs it)."""
 
@@ -283,6 +285,9 @@ review_game:seats | review_game(c.rec, seats=[5]) | got \[5\]
 review_game:playouts | review_game(c.rec, playouts=0) | CoachError | got 0
 review_game:seed | review_game(c.rec, seed=-1) | got -1
 review_game:workers | review_game(c.rec, workers=0) | CoachError | got 0
+play:seats | play(["human"]) | PlayError | 2 to 4 seats, got 1
+play:seed | play(seed=-1) | got -1
+play:happy_hour | play(happy_hour="yes") | PlayError | got 'yes'
 review_game:evaluator | review_game(c.rec, evaluator="nets") | ReviewError | got 'nets'
 review_game:record | review_game(3) | got 3 \(type int\); get one from read_records
 replay:record | R.replay("game 1") | got 'game 1' \(type str\)

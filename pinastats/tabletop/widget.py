@@ -63,4 +63,6 @@ def play(seats: Any = ("human", "coach"), *, seed: int | None = 0, happy_hour: b
     """
     if isinstance(seats, str):
         seats = [s.strip() for s in seats.split(",")]
+    if not isinstance(coach, bool):
+        raise PinastatsError(f"coach must be True or False, got {coach!r}")
     return board_widget(PlaySession(seats, seed=seed, happy_hour=happy_hour), coach=coach)
