@@ -35,9 +35,6 @@ def commands() -> dict[str, list[str]]:
         out[f"coasters-{a}-2p.json"] = ["pinastats", "balance", "--players", "2", "--agent", a,
                                         "--coasters", "--seed", "2903", "--format", "json",
                                         "--quiet"]  # fmt: skip
-        out[f"whatif-{a}-2p.json"] = ["pinastats", "balance", "--players", "2", "--agent", a,
-                                      "--what-if", "--seed", "2904", "--format", "json",
-                                      "--quiet"]  # fmt: skip
     return out
 
 
@@ -100,6 +97,25 @@ def tables(folder: Path) -> None:
         print(f"| {n} | {cells[0]} | {cells[1]} | {cells[2]} | {precise} |")
 
 
+def coaster_table(folder: Path) -> None:
+    """What a coaster's token is worth to winning (2 players), under each agent."""
+    rows = {a: {c["coaster"]: c for c in _load(folder, f"coasters-{a}-2p.json")["coasters"]}
+            for a in AGENTS}  # fmt: skip
+    print(
+        "| coaster | points A / B | `strategic`: held − not held (points) | "
+        "`value`: held − not held (points) |"
+    )
+    print("|---|---|---|---|")
+    for cid, c in rows["strategic"].items():
+        v = rows["value"][cid]
+        cells = [f"{100 * x['effect']:+.1f} [{100 * x['effect_low']:+.1f}, "
+                 f"{100 * x['effect_high']:+.1f}]" for x in (c, v)]  # fmt: skip
+        print(
+            f"| {c['combination']} | {c['side_a']} / {c['side_b_1']}-{c['side_b_2']} | "
+            f"{cells[0]} | {cells[1]} |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--run", type=Path, default=None)
@@ -109,6 +125,8 @@ def main() -> None:
         run(args.run)
     if args.tables:
         tables(args.tables)
+        print()
+        coaster_table(args.tables)
 
 
 if __name__ == "__main__":
