@@ -49,8 +49,11 @@ def run(args: argparse.Namespace) -> int:
         fail("say --serve to serve the board in a browser (in a notebook: pinastats.play())")
     if args.port > 65535:
         fail(f"--port must be at most 65535, got {args.port}")
+    from pinastats._warmup import ensure_warm
     from pinastats.tabletop.server import BoardServer
     from pinastats.tabletop.session import PlaySession
+
+    ensure_warm(["dice", "agents", "rules", "turn", "coach", "value"])
 
     seats = [s.strip() for s in args.seats.split(",") if s.strip()]
     session = PlaySession(seats, seed=args.seed, happy_hour=args.happy_hour)

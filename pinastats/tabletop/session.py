@@ -41,8 +41,9 @@ from pinastats.records.format import GameRecord
 
 HUMAN = "human"
 """The seat name of a person (``human`` or ``human:NAME``)."""
-WAIT = 30.0
-"""Seconds a command waits for the game's thread to reach the next decision."""
+WAIT = 900.0
+"""Seconds a command waits for the game's thread to reach the next decision (the first game on
+a machine compiles the engine's kernels on that thread: about a minute on two cores)."""
 
 
 class PlayError(PinastatsError):

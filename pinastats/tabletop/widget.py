@@ -65,4 +65,5 @@ def play(seats: Any = ("human", "coach"), *, seed: int | None = 0, happy_hour: b
         seats = [s.strip() for s in seats.split(",")]
     if not isinstance(coach, bool):
         raise PinastatsError(f"coach must be True or False, got {coach!r}")
+    _anywidget()  # the extra is missing: say so before a game starts
     return board_widget(PlaySession(seats, seed=seed, happy_hour=happy_hour), coach=coach)
