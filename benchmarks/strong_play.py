@@ -29,6 +29,7 @@ def commands() -> dict[str, list[str]]:
             out[f"sim-{a}-{n}p.json"] = ["pinastats", "simulate", "--agents", ",".join([a] * n),
                                          "--games", "40000", "--seed", "2901", "--format",
                                          "json", "--quiet"]  # fmt: skip
+            out[f"sim-{a}-{n}p-hh.json"] = [*out[f"sim-{a}-{n}p.json"], "--happy-hour"]
             out[f"balance-{a}-{n}p.json"] = ["pinastats", "balance", "--players", str(n),
                                              "--agent", a, "--games", "100000", "--seed",
                                              "2902", "--format", "json", "--quiet"]  # fmt: skip
@@ -60,6 +61,15 @@ def tables(folder: Path) -> None:
     print("|---|---|---|---|")
     for n in PLAYERS:
         rows = {a: _load(folder, f"sim-{a}-{n}p.json")["position_win_rate"] for a in AGENTS}
+        for k in range(n):
+            cells = [_ci(r[k]["win_rate"], r[k]["ci_low"], r[k]["ci_high"])
+                     for r in (rows["strategic"], rows["value"])]  # fmt: skip
+            print(f"| {n} | {k + 1} | {cells[0]} | {cells[1]} |")
+    print()
+    print("| players | seat | `strategic`, Happy Hour | `value`, Happy Hour |")
+    print("|---|---|---|---|")
+    for n in PLAYERS:
+        rows = {a: _load(folder, f"sim-{a}-{n}p-hh.json")["position_win_rate"] for a in AGENTS}
         for k in range(n):
             cells = [_ci(r[k]["win_rate"], r[k]["ci_low"], r[k]["ci_high"])
                      for r in (rows["strategic"], rows["value"])]  # fmt: skip
