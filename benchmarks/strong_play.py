@@ -56,25 +56,21 @@ def _load(folder: Path, name: str) -> Any:
     return json.loads((folder / name).read_text(encoding="utf-8"))
 
 
+def seat_table(folder: Path, suffix: str, heading: str) -> None:
+    """Each seat's win rate by turn order, the two agents side by side (runs ``sim-*{suffix}``)."""
+    print(f"| players | seat | `strategic`{heading} | `value`{heading} |")
+    print("|---|---|---|---|")
+    for n in PLAYERS:
+        rows = [_load(folder, f"sim-{a}-{n}p{suffix}.json")["position_win_rate"] for a in AGENTS]
+        for k in range(n):
+            cells = [_ci(r[k]["win_rate"], r[k]["ci_low"], r[k]["ci_high"]) for r in rows]
+            print(f"| {n} | {k + 1} | {cells[0]} | {cells[1]} |")
+    print()
+
+
 def tables(folder: Path) -> None:
-    print("| players | seat | `strategic` self-play | `value` self-play |")
-    print("|---|---|---|---|")
-    for n in PLAYERS:
-        rows = {a: _load(folder, f"sim-{a}-{n}p.json")["position_win_rate"] for a in AGENTS}
-        for k in range(n):
-            cells = [_ci(r[k]["win_rate"], r[k]["ci_low"], r[k]["ci_high"])
-                     for r in (rows["strategic"], rows["value"])]  # fmt: skip
-            print(f"| {n} | {k + 1} | {cells[0]} | {cells[1]} |")
-    print()
-    print("| players | seat | `strategic`, Happy Hour | `value`, Happy Hour |")
-    print("|---|---|---|---|")
-    for n in PLAYERS:
-        rows = {a: _load(folder, f"sim-{a}-{n}p-hh.json")["position_win_rate"] for a in AGENTS}
-        for k in range(n):
-            cells = [_ci(r[k]["win_rate"], r[k]["ci_low"], r[k]["ci_high"])
-                     for r in (rows["strategic"], rows["value"])]  # fmt: skip
-            print(f"| {n} | {k + 1} | {cells[0]} | {cells[1]} |")
-    print()
+    seat_table(folder, "", " self-play")
+    seat_table(folder, "-hh", ", Happy Hour")
     print("| players | ends | `strategic` | `value` |")
     print("|---|---|---|---|")
     for n in PLAYERS:

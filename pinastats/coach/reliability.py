@@ -40,6 +40,7 @@ import pandas as pd
 
 from pinastats._arrays import FloatArray
 from pinastats.agents.builtin import Agent, AgentKind
+from pinastats.agents.network import fits
 from pinastats.coach.agent import Coach
 from pinastats.coach.outcomes import (
     CoachError,
@@ -268,8 +269,9 @@ def calibration(
     workers = check_workers(workers) or 1
     if config is None:
         config = GameConfig(players=players, rules=Rules(happy_hour=happy_hour))
-    if evaluator == "network":  # refuses a game the networks do not fit, before any work
-        network_turn_probability(Game.new(config=config, seed=0))
+    why = fits(config) if evaluator == "network" else None
+    if why is not None:  # before any work
+        raise CoachError(f"{why}; calibrate the coach instead (evaluator='coach')")
     children = np.random.SeedSequence(seed).spawn(positions)
 
     def run(chunk: list[np.random.SeedSequence]) -> list[tuple[float, float, int]]:

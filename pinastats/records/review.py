@@ -405,9 +405,10 @@ def _values(outcomes: OutcomeSet, evaluator: str, playouts: int, seed: int,
             workers: int | None) -> tuple[FloatArray, FloatArray]:  # fmt: skip
     """``W`` and its covariance by the evaluator (zero covariance for the network)."""
     m = outcomes.size
-    if evaluator == "network" or not outcomes.undecided.size:
-        w = network_values(outcomes) if outcomes.undecided.size else outcomes.exact.copy()
-        return w, np.zeros((m, m))
+    if not outcomes.undecided.size:
+        return outcomes.exact.copy(), np.zeros((m, m))
+    if evaluator == "network":
+        return network_values(outcomes), np.zeros((m, m))
     runner = Playouts(outcomes, seed=seed, workers=workers)
     runner.extend(playouts)
     return runner.mean(), runner.covariance()
@@ -421,6 +422,14 @@ def _turn_view(game: Game, evaluator: str, playouts: int, seed: int,
     dp = solve_win_turn(w, outcomes.shows, outcomes.pass_column, outcomes.happy_columns, rolls,
                         rolls)  # fmt: skip
     return _Turn(outcomes, w, cov, dp, rolls)
+
+
+def _forced(values: FloatArray) -> bool:
+    """One sensible option: no other, or every other at least :data:`FORCED` below the best."""
+    if len(values) < 2:
+        return True
+    second, top = np.sort(values)[-2:]
+    return bool(top - second >= FORCED)
 
 
 def _walk(number: int, turn: RecordedTurn, view: _Turn,
@@ -442,15 +451,14 @@ def _walk(number: int, turn: RecordedTurn, view: _Turn,
         stopped = i >= len(turn.keeps)
         played = tuple(dice) if stopped else tuple(sorted(turn.keeps[i]))
         k = tables.keep_index(played)
-        keeps = t.hand_keep[t.hand_keep_ptr[hand] : t.hand_keep_ptr[hand + 1]]
-        values = np.sort(view.dp.keep_value[left - 1, keeps])[::-1]
-        best = view.dp.keep_of(hand, left)
         if review:
+            keeps = t.hand_keep[t.hand_keep_ptr[hand] : t.hand_keep_ptr[hand + 1]]
+            best = view.dp.keep_of(hand, left)
             q_best, q_played = view.keep_weights(left, best), view.keep_weights(left, k)
             head = (number, seat, "keep", i + 1, tuple(dice), left, len(keeps),
                     _keep_text(played), _keep_text(tables.keep_of(best)))  # fmt: skip
             se = standard_error(q_best - q_played, view.cov)
-            forced = len(keeps) == 1 or values[0] - values[1] >= FORCED
+            forced = _forced(view.dp.keep_value[left - 1, keeps])
             pending.append(_Pending(head, q_played, q_best, w, se, forced))
         expected = float(view.dp.keep_value[left - 1, k])
         if stopped:
@@ -468,8 +476,7 @@ def _walk(number: int, turn: RecordedTurn, view: _Turn,
         head = (number, seat, "place", len(turn.rolls), tuple(turn.rolls[-1]), 0, len(cells),
                 f"cell {turn.cell} ({names[turn.cell]})",
                 f"cell {int(o.cells[best_j])} ({names[int(o.cells[best_j])]})")  # fmt: skip
-        ranked = np.sort(w[shown])[::-1]
-        forced = len(cells) == 1 or ranked[0] - ranked[1] >= FORCED
+        forced = _forced(w[shown])
         se = standard_error(q_best - q_played, view.cov)
         pending.append(_Pending(head, q_played, q_best, w, se, forced))
     if turn.happy_hour is not None and o.happy_columns.size:

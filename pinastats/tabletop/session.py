@@ -71,11 +71,9 @@ class Pending:
     options: tuple[int, ...] = ()
 
 
-def _seat_name(spec: str | AgentProtocol) -> str:
-    """``you`` (or the name after ``human:``) for a person, else the agent's name."""
-    if isinstance(spec, str) and _is_human(spec):
-        return spec.split(":", 1)[1] if ":" in spec and spec.split(":", 1)[1] else "you"
-    return resolve_agent(spec).name
+def _person_name(spec: str) -> str:
+    """``you``, or the name after ``human:``."""
+    return spec.split(":", 1)[1] if ":" in spec and spec.split(":", 1)[1] else "you"
 
 
 def _is_human(spec: object) -> bool:
@@ -181,12 +179,13 @@ class PlaySession:
             raise PlayError(f"the config is for {config.players} players, got {len(seats)} seats")
         self.seed = at_least_or_none(seed, "seed", 0)
         self.config = config
-        self._specs = seats
-        for s in seats:
-            if not _is_human(s):
-                resolve_agent(s)  # a bad name fails here, before any thread
-        self.names = tuple(_seat_name(s) for s in seats)
-        self.humans = tuple(i for i, s in enumerate(seats) if _is_human(s))
+        # each agent resolved once (a bad name fails here, before any thread); None: a person
+        self._seated = [None if _is_human(s) else resolve_agent(s) for s in seats]
+        self.names = tuple(
+            _person_name(str(s)) if a is None else a.name
+            for s, a in zip(seats, self._seated, strict=True)
+        )
+        self.humans = tuple(i for i, a in enumerate(self._seated) if a is None)
         self._answers: list[Any] = []
         self._kinds: list[str] = []
         self._run: _Run | None = None
@@ -195,13 +194,11 @@ class PlaySession:
     # the game's thread --------------------------------------------------------------------
 
     def _agents(self) -> list[AgentProtocol]:
-        out: list[AgentProtocol] = []
-        for i, s in enumerate(self._specs):
-            if _is_human(s):
-                out.append(_Person(self, self.names[i]))
-            else:
-                out.append(_Logged(self, copy.deepcopy(resolve_agent(s))))
-        return out
+        """The seats of one run: people, and fresh copies of the resolved agents."""
+        return [
+            _Person(self, self.names[i]) if a is None else _Logged(self, copy.deepcopy(a))
+            for i, a in enumerate(self._seated)
+        ]
 
     def _note(self, line: str) -> None:
         if self._run is not None:
