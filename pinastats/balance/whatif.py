@@ -7,10 +7,17 @@ measure**: the stronger agent's win rate heads-up against the weaker one, for
 each pair of :data:`SKILL_PAIRS`, 2 players, random first seat (Wilson 95%). A
 rule that pushes the stronger agent's rate towards 50% adds luck; one that pushes
 it up rewards skill.
+
+An agent that cannot play a variant (``value``: the standard grid only) is
+replaced in self-play by ``fallback`` when one is given, and the row names the
+agent that played (``agent``, ``agent_note``); a skill pair that cannot play it
+is left out of that row (NaN, ``skill_<s>_vs_<w>_games`` = 0, and the reason in
+``skill_note``).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -18,6 +25,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pinastats.agents.builtin import AgentError, check_plays
+from pinastats.agents.loading import resolve_agent
 from pinastats.balance.seats import check_players
 from pinastats.errors import expect_instance
 from pinastats.game.config import GameConfig
@@ -65,6 +74,15 @@ def _rate(prefix: str, k: int, n: int) -> dict[str, float]:
     return {prefix: k / n, f"{prefix}_low": lo, f"{prefix}_high": hi}
 
 
+def _cannot_play(agent: str, config: GameConfig) -> str | None:
+    """None when ``agent`` can play games of ``config``; else why not."""
+    try:
+        check_plays(resolve_agent(agent), config)
+    except AgentError as exc:
+        return str(exc)
+    return None
+
+
 def measure_variant(
     variant: Variant,
     *,
@@ -74,10 +92,20 @@ def measure_variant(
     seed: int = 0,
     pairs: Sequence[tuple[str, str]] = SKILL_PAIRS,
     workers: int | None = None,
+    fallback: str | None = None,
 ) -> dict[str, Any]:
     """One row of :func:`what_if` for ``variant``."""
     config = variant.config(players)
-    res = simulate([agent] * players, games, seed=seed, config=config, workers=workers)
+    player, note = agent, ""
+    why = _cannot_play(agent, config)
+    if why is not None:
+        if fallback is None:
+            raise AgentError(f"variant {variant.name!r}: {why}; give a fallback agent for it (fallback=, --fallback)")
+        player, note = fallback, f"{fallback} plays: {why}"
+        why = _cannot_play(fallback, config)
+        if why is not None:
+            raise AgentError(f"variant {variant.name!r}: the fallback cannot play it either: {why}")
+    res = simulate([player] * players, games, seed=seed, config=config, workers=workers)
     g = res.games
     rounds = g["rounds"].to_numpy(dtype=float)
     half = Z95 * rounds.std(ddof=1) / np.sqrt(len(rounds)) if len(rounds) > 1 else np.nan
@@ -89,6 +117,8 @@ def measure_variant(
         "rolls": variant.rules.rolls,
         "happy_hour": variant.rules.happy_hour,
         "players": players,
+        "agent": player,
+        "agent_note": note,
         "games": res.n_games,
         "mean_rounds": rounds.mean(),
         "mean_rounds_low": rounds.mean() - half,
@@ -104,10 +134,20 @@ def measure_variant(
     row["first_player_edge_low"] = row["first_player_win_rate_low"] - fair
     row["first_player_edge_high"] = row["first_player_win_rate_high"] - fair
     heads_up = replace(config, starting_scores=None) if players == 2 else variant.config(2)
+    skipped = []
     for k, (strong, weak) in enumerate(pairs):
+        key = f"skill_{strong}_vs_{weak}"
+        why = _cannot_play(strong, heads_up) or _cannot_play(weak, heads_up)
+        if why is not None:
+            row.update({key: np.nan, f"{key}_low": np.nan, f"{key}_high": np.nan})
+            row[f"{key}_games"] = 0
+            skipped.append(f"{strong} vs {weak} not played: {why}")
+            continue
         duel = simulate([strong, weak], games, seed=seed + 1 + k, config=heads_up, workers=workers)
         wins = int((duel.games["winner"] == 0).sum())
-        row.update(_rate(f"skill_{strong}_vs_{weak}", wins, duel.n_games))
+        row.update(_rate(key, wins, duel.n_games))
+        row[f"{key}_games"] = duel.n_games
+    row["skill_note"] = "; ".join(skipped)
     return row
 
 
@@ -120,24 +160,65 @@ def what_if(
     chosen: Iterable[Variant] | None = None,
     pairs: Sequence[tuple[str, str]] = SKILL_PAIRS,
     workers: int | None = None,
+    fallback: str | None = None,
+    progress: bool = False,
 ) -> pd.DataFrame:
     """One row per variant: length, end-reason shares, first-player edge and skill.
 
     Columns: ``variant``, ``layout``, ``target_score``, ``tokens``, ``rolls``,
-    ``happy_hour``, ``players``, ``games``, ``mean_rounds`` (``_low``/``_high``),
+    ``happy_hour``, ``players``, ``agent`` (who played the self-play games: ``agent``,
+    or ``fallback`` where ``agent`` cannot play the variant, with the reason in
+    ``agent_note``), ``games``, ``mean_rounds`` (``_low``/``_high``),
     ``share_<end reason>``, ``first_player_win_rate`` and ``first_player_edge``
     (win rate − 1/n), each with ``_low``/``_high``, and per skill pair
     ``skill_<stronger>_vs_<weaker>`` (the stronger agent's heads-up win rate,
-    ``_low``/``_high``). Every variant plays with the same seeds.
+    ``_low``/``_high``, ``_games``; NaN where the pair cannot play the variant, the
+    reason in ``skill_note``). Every variant plays with the same seeds.
+    ``progress`` names each variant on stderr as it starts.
     """
     check_players(players)
     chosen = None if chosen is None else list(chosen)  # any iterable, looked at twice
     for v in chosen or ():
         expect_instance(v, Variant, "every chosen variant", "Variant(...) or variants()")
-    rows = [
-        measure_variant(
-            v, players=players, games=games, agent=agent, seed=seed, pairs=pairs, workers=workers
-        )
-        for v in (variants() if chosen is None else chosen)
-    ]
+    pairs = check_pairs(pairs)
+    resolve_agent(agent)  # an unknown name fails before any game is played
+    if fallback is not None:
+        resolve_agent(fallback)
+    chosen = variants() if chosen is None else chosen
+    if fallback is None:  # refuse before any game is played
+        for v in chosen:
+            why = _cannot_play(agent, v.config(players))
+            if why is not None:
+                raise AgentError(f"variant {v.name!r}: {why}; give a fallback agent for it (fallback=, --fallback)")
+    rows = []
+    for v in chosen:
+        if progress:
+            print(f"pinastats: what-if {v.name}", file=sys.stderr, flush=True)
+        row = measure_variant(
+            v, players=players, games=games, agent=agent, seed=seed, pairs=pairs,
+            workers=workers, fallback=fallback,
+        )  # fmt: skip
+        rows.append(row)
     return pd.DataFrame(rows)
+
+
+def check_pairs(pairs: Sequence[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """``pairs`` as (stronger, weaker) agent names, refused when malformed or unknown."""
+    out = []
+    for pair in pairs:
+        if (
+            not isinstance(pair, tuple | list)
+            or len(pair) != 2
+            or not all(isinstance(a, str) and a.strip() for a in pair)
+        ):
+            raise AgentError(
+                f"a skill pair is (stronger, weaker) agent names, e.g. ('strategic', 'ev'); "
+                f"got {pair!r}"
+            )
+        strong, weak = (a.strip() for a in pair)
+        if strong == weak:
+            raise AgentError(f"a skill pair needs two different agents; got {strong!r} twice")
+        resolve_agent(strong)
+        resolve_agent(weak)
+        out.append((strong, weak))
+    return tuple(out)

@@ -77,7 +77,7 @@ def summary_text(s: dict[str, Any]) -> str:
     out = [
         f"{_count(s['games'])} games, {s['players']} players: " + " vs ".join(s["agents"]),
         f"layout {s['layout']}, {rules if s['happy_hour'] else 'no Happy Hour'}, {starts}, "
-        f"seed {s['seed']}",
+        f"starting scores {', '.join(map(str, s['starting_scores']))}, seed {s['seed']}",
         "",
         *_headline(s),
         "",

@@ -19,7 +19,13 @@ import argparse
 import math
 from typing import TYPE_CHECKING, Any
 
-from pinastats.cli._common import non_negative_int, positive_int, render_table, write_json
+from pinastats.cli._common import (
+    CliError,
+    non_negative_int,
+    positive_int,
+    render_table,
+    write_json,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -72,9 +78,37 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--coasters", action="store_true", help="coaster worth and points")
     mode.add_argument("--what-if", action="store_true", help="rule variants")
+    parser.add_argument(
+        "--fallback",
+        metavar="A",
+        help="--what-if: the self-play agent of the variants --agent cannot play "
+        "(value plays the standard grid only); without it such a variant is an error",
+    )
+    parser.add_argument(
+        "--skill",
+        type=_skill_pairs,
+        metavar="S:W[,S:W]",
+        help="--what-if: the skill pairs, stronger:weaker (default strategic:ev,ev:greedy), "
+        "or none",
+    )
     parser.add_argument("--format", choices=("table", "json"), default="table", help="output")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.set_defaults(func=run)
+
+
+def _skill_pairs(text: str) -> tuple[tuple[str, str], ...]:
+    """``strategic:ev,ev:greedy`` as pairs, ``none`` for none (agents checked at the start)."""
+    if text.strip().lower() == "none":
+        return ()
+    pairs = []
+    for item in text.split(","):
+        strong, sep, weak = item.partition(":")
+        if not sep or not strong.strip() or not weak.strip() or ":" in weak:
+            raise argparse.ArgumentTypeError(
+                f"a skill pair is STRONGER:WEAKER, e.g. strategic:ev; got {item!r}"
+            )
+        pairs.append((strong.strip(), weak.strip()))
+    return tuple(pairs)
 
 
 def _pct(x: float) -> str:
@@ -100,6 +134,9 @@ def run(args: argparse.Namespace) -> int:
     from pinastats.balance.seats import check_players
 
     players = check_players(args.players)
+    if not args.what_if and (args.fallback or args.skill is not None):
+        flag = "--fallback" if args.fallback else "--skill"
+        raise CliError(f"{flag} goes with --what-if (the rule variants) only")
     resolve_agent(args.agent)  # an unknown name fails here, with a suggestion
     if args.coasters or args.what_if:  # each simulation plays --games games
         from pinastats.game.config import GameConfig
@@ -188,27 +225,46 @@ def _coasters(args: argparse.Namespace, players: int) -> int:
 
 
 def _what_if(args: argparse.Namespace, players: int) -> int:
-    from pinastats.balance.whatif import what_if
+    from pinastats.balance.whatif import SKILL_PAIRS, what_if
 
     frame = what_if(
-        players, games=args.games or 5_000, agent=args.agent, seed=args.seed, workers=args.workers
+        players,
+        games=args.games or 5_000,
+        agent=args.agent,
+        seed=args.seed,
+        workers=args.workers,
+        pairs=SKILL_PAIRS if args.skill is None else args.skill,
+        fallback=args.fallback,
+        progress=not args.quiet,
     )
     if args.format == "json":
         write_json({"players": players, "variants": _records(frame)})
         return 0
     skill = [
-        c for c in frame.columns if c.startswith("skill_") and not c.endswith(("_low", "_high"))
+        c
+        for c in frame.columns
+        if c.startswith("skill_") and not c.endswith(("_low", "_high", "_games", "_note"))
     ]
     rows = [
         [
             r["variant"],
+            r["agent"],
             f"{r['mean_rounds']:.2f}",
             _pct(r["share_pina_coladice"]),
             f"{100 * r['first_player_edge']:+.1f} pp",
-            *(f"{_pct(r[c])} [{_pct(r[c + '_low'])}, {_pct(r[c + '_high'])}]" for c in skill),
+            *(
+                f"{_pct(r[c])} [{_pct(r[c + '_low'])}, {_pct(r[c + '_high'])}]"
+                if r[c] is not None
+                else "not played"
+                for c in skill
+            ),
         ]
         for r in _records(frame)
     ]
     names = [c.removeprefix("skill_").replace("_vs_", " vs ") for c in skill]
-    print(render_table(["variant", "rounds", "PIÑA", "first edge", *names], rows, "lrrr"))
+    header = ["variant", "self-play", "rounds", "PIÑA", "first edge", *names]
+    print(render_table(header, rows, "llrrr"))
+    notes = sorted({n for r in _records(frame) for n in (r["agent_note"], r["skill_note"]) if n})
+    for note in notes:
+        print(f"note: {note}")
     return 0

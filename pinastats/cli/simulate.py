@@ -110,6 +110,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--coasters", metavar="FILE", help="coaster catalogue CSV (default: the shipped one)"
     )
     parser.add_argument(
+        "--starting-scores",
+        type=_starting_scores,
+        metavar="S1,S2,...",
+        help="scores at setup in turn order, one per player (default the rulebook's 1,2,3,4)",
+    )
+    parser.add_argument(
         "--out",
         metavar="FILE|DIR|PATTERN",
         help="save one row per game: to FILE (.parquet or .csv), or in pieces of at most "
@@ -335,7 +341,26 @@ def _config(args: argparse.Namespace, players: int) -> GameConfig:
     except OSError as exc:
         fail(f"--layout {args.layout}: {exc.strerror or exc}")
     rules = Rules(happy_hour=args.happy_hour, negative_scores=args.negative_scores)
-    return GameConfig(players=players, catalogue=catalogue, layout=layout, rules=rules)
+    scores = args.starting_scores
+    if scores is not None and len(scores) != players:
+        fail(f"--starting-scores {','.join(map(str, scores))}: give {players}, one per player")
+    return GameConfig(
+        players=players, catalogue=catalogue, layout=layout, rules=rules, starting_scores=scores
+    )
+
+
+def _starting_scores(text: str) -> tuple[int, ...]:
+    """``1,4,5`` as whole scores from 0 up, in turn order."""
+    try:
+        scores = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        scores = ()
+    if not scores or any(x < 0 for x in scores):
+        raise argparse.ArgumentTypeError(
+            f"starting scores are whole numbers from 0 up, comma-separated, e.g. 1,4,5; "
+            f"got {text!r}"
+        )
+    return scores
 
 
 def _check_dask() -> None:

@@ -173,6 +173,7 @@ class GameCounts:
             "layout": run.config.layout.name,
             "happy_hour": run.config.rules.happy_hour,
             "negative_scores": run.config.rules.negative_scores,
+            "starting_scores": [int(x) for x in run.config.start_scores],
             "agents": [a.name for a in agents],
             "wins": [r["wins"] for r in seats],
             "draws": int(self.position_wins[0]),

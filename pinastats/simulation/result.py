@@ -315,6 +315,7 @@ class SimulationResult:
             "layout": self.config.layout.name,
             "happy_hour": self.config.rules.happy_hour,
             "negative_scores": self.config.rules.negative_scores,
+            "starting_scores": [int(x) for x in self.config.start_scores],
             "agents": [a.name for a in self.agents],
             "wins": [int(w) for w in seats["wins"]],
             "draws": int((self.games["winner"] < 0).sum()),

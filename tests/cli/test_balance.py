@@ -83,3 +83,58 @@ def test_the_search_plays_ones_own_agent(cli: Cli) -> None:
     data = json.loads(res.out)
     assert data["agent"] == CORNER
     assert 0 < data["games"] <= 40
+
+
+def test_what_if_with_a_fallback_names_who_played(cli: Cli) -> None:
+    res = cli("balance", "--players", "2", "--what-if", "--agent", "value", "--fallback", "greedy",
+              "--skill", "value:ev", "--games", "40", "--workers", "1", "--format", "json",
+              "--quiet")  # fmt: skip
+    assert res.code == 0, res.err
+    rows = {r["variant"]: r for r in json.loads(res.out)["variants"]}
+    assert rows["rulebook"]["agent"] == "value"
+    assert rows["rulebook"]["agent_note"] == ""
+    assert rows["rulebook"]["skill_value_vs_ev_games"] == 40
+    assert rows["layout cross"]["agent"] == "greedy"
+    assert "'cross' has 20 cells" in rows["layout cross"]["agent_note"]
+    assert rows["layout cross"]["skill_value_vs_ev"] is None
+    assert rows["layout cross"]["skill_value_vs_ev_games"] == 0
+    assert "value vs ev not played" in rows["layout cross"]["skill_note"]
+    table = cli(
+        "balance",
+        "--players",
+        "2",
+        "--what-if",
+        "--agent",
+        "value",
+        "--fallback",
+        "greedy",
+        "--skill",
+        "value:ev",
+        "--games",
+        "20",
+        "--workers",
+        "1",
+        "--quiet",
+    )
+    assert table.code == 0, table.err
+    assert "not played" in table.out
+    assert "note: greedy plays: agent 'value' cannot play this game" in table.out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--what-if", "--agent", "value"], "layout cross"),  # no fallback for another layout
+        (
+            ["--what-if", "--skill", "strategic"],
+            "STRONGER:WEAKER, e.g. strategic:ev; got 'strategic'",
+        ),
+        (["--what-if", "--skill", "ev:ev"], "two different agents; got 'ev' twice"),
+        (["--what-if", "--skill", "ev:evv"], "'evv'; did you mean 'ev'"),
+        (["--fallback", "ev"], "--fallback goes with --what-if"),
+        (["--coasters", "--skill", "none"], "--skill goes with --what-if"),
+    ],
+)
+def test_what_if_refusals(cli: Cli, argv: list[str], message: str) -> None:
+    res = cli("balance", "--players", "2", "--games", "10", "--workers", "1", "--quiet", *argv)
+    assert message in res.one_error_line()
