@@ -25,6 +25,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "pinastats.cli.review",
     "pinastats.cli.play",
     "pinastats.cli.balance",
+    "pinastats.cli.ladder",
     "pinastats.cli.train",
     "pinastats.cli.warm_up",
 )

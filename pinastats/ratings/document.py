@@ -1,0 +1,158 @@
+"""A ladder as one JSON-ready document (what ``pinastats ladder --format json`` prints).
+
+Fields: ``schema``; ``command``, ``seed``, ``started``/``finished`` (UTC, ISO 8601),
+``seconds`` (wall time of the games), ``workers``, ``cpu_count``,
+``load_average`` (``start``/``end``: the 1, 5, 15-minute load averages), ``version``;
+``config`` (players, starting scores, Happy Hour); ``model`` (anchor, prior, how
+draws count, the interval's method, the Elo scale); ``ratings`` (one row per
+agent, strongest first: ``rank``, ``agent``, ``elo``, ``elo_low``, ``elo_high``,
+``strength`` (log-odds), ``se``, ``games``, ``wins``, ``score``); ``pairs`` (one
+row per pair that played: ``a``, ``b``, ``games``, ``a_wins``, ``b_wins``,
+``draws``, ``a_score`` with its Wilson ``a_score_low``/``a_score_high``,
+``fitted_a_score`` (the model's), ``a_first``, ``mover_wins``, ``seconds``);
+``games`` (all played).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from pinastats import __version__
+from pinastats.game.config import GameConfig
+from pinastats.ratings.bradley_terry import BradleyTerryFit
+from pinastats.ratings.round_robin import PairResult, RoundRobin
+
+SCHEMA = "pinastats-ladder/1"
+
+
+def _number(x: Any) -> Any:
+    """A JSON-friendly number: ints stay ints, floats rounded, NaN as None."""
+    if isinstance(x, bool):
+        return x
+    if hasattr(x, "item"):
+        x = x.item()
+    if isinstance(x, float):
+        if math.isnan(x):
+            return None
+        return int(x) if x.is_integer() and abs(x) < 2**53 else round(x, 6)
+    return x
+
+
+def games_document(
+    result: RoundRobin,
+    *,
+    config: GameConfig,
+    command: str | None = None,
+    started: str | None = None,
+    finished: str | None = None,
+    workers: int | None = None,
+    cpu_count: int | None = None,
+    load_start: tuple[float, float, float] | None = None,
+    load_end: tuple[float, float, float] | None = None,
+) -> dict[str, Any]:
+    """The document without ratings: the run and its games (no ``fitted_a_score``)."""
+    scores = config.starting_scores
+    return {
+        "schema": SCHEMA,
+        "command": command,
+        "seed": result.seed,
+        "agents": list(result.names),
+        "started": started,
+        "finished": finished,
+        "seconds": round(result.seconds, 1),
+        "workers": workers,
+        "cpu_count": cpu_count,
+        "load_average": {
+            "start": None if load_start is None else [round(x, 2) for x in load_start],
+            "end": None if load_end is None else [round(x, 2) for x in load_end],
+        },
+        "version": __version__,
+        "config": {
+            "players": config.players,
+            "starting_scores": [int(x) for x in config.start_scores]
+            if scores is None
+            else list(scores),
+            "happy_hour": bool(config.rules.happy_hour),
+        },
+        "pairs": [
+            {k: _number(v) for k, v in row.items()} for row in result.table().to_dict("records")
+        ],
+        "games": int(sum(p.games for p in result.pairs)),
+    }
+
+
+def round_robin_from(document: dict[str, Any]) -> tuple[RoundRobin, dict[str, Any]]:
+    """The games of a saved document, and its run's details (for :func:`ladder_document`)."""
+    if document.get("schema") != SCHEMA:
+        raise ValueError(f"schema {document.get('schema')!r}, expected {SCHEMA!r}")
+    pairs = tuple(_pair(p) for p in document["pairs"])
+    result = RoundRobin(
+        tuple(document["agents"]), pairs, int(document["seed"]), float(document["seconds"])
+    )
+    load = document.get("load_average") or {}
+    info = {
+        "command": document.get("command"),
+        "started": document.get("started"),
+        "finished": document.get("finished"),
+        "workers": document.get("workers"),
+        "cpu_count": document.get("cpu_count"),
+        "load_start": None if load.get("start") is None else tuple(load["start"]),
+        "load_end": None if load.get("end") is None else tuple(load["end"]),
+    }
+    return result, info
+
+
+def _pair(p: dict[str, Any]) -> PairResult:
+    return PairResult(
+        a=str(p["a"]),
+        b=str(p["b"]),
+        games=int(p["games"]),
+        a_wins=int(p["a_wins"]),
+        b_wins=int(p["b_wins"]),
+        draws=int(p["draws"]),
+        a_first=int(p["a_first"]),
+        mover_wins=int(p["mover_wins"]),
+        seconds=float(p["seconds"]),
+    )
+
+
+def ladder_document(
+    result: RoundRobin,
+    fit: BradleyTerryFit,
+    *,
+    config: GameConfig,
+    command: str | None = None,
+    started: str | None = None,
+    finished: str | None = None,
+    workers: int | None = None,
+    cpu_count: int | None = None,
+    load_start: tuple[float, float, float] | None = None,
+    load_end: tuple[float, float, float] | None = None,
+) -> dict[str, Any]:
+    """The ladder's document (module docstring) from its games and their fit."""
+    ratings = fit.ratings()
+    rows = []
+    for rank, row in enumerate(ratings.to_dict("records"), start=1):
+        rows.append({"rank": rank} | {k: _number(v) for k, v in row.items()})
+    document = games_document(
+        result, config=config, command=command, started=started, finished=finished,
+        workers=workers, cpu_count=cpu_count, load_start=load_start, load_end=load_end,
+    )  # fmt: skip
+    for pair in document["pairs"]:
+        pair["fitted_a_score"] = _number(fit.win_probability(pair["a"], pair["b"]))
+    games = document.pop("games")
+    document["model"] = {
+        "name": "Bradley-Terry, maximum likelihood",
+        "anchor": fit.anchor,
+        "anchor_meaning": "rated 0" if fit.anchor else "the ratings average 0",
+        "prior": fit.prior,
+        "draws": "half a win to each side",
+        "interval": "95% Wald: estimate +- 1.96 standard errors from the observed Fisher "
+        "information, relative to the anchor",
+        "scale": "elo = 400 * log10(odds of winning); strength = natural log of the odds",
+    }
+    document["ratings"] = rows
+    document["pairs"] = document.pop("pairs")
+    document["games"] = games
+    return document
