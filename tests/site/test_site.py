@@ -1,0 +1,282 @@
+"""The documentation site: built at the notebooks' test scale with warnings as errors.
+
+One build for the module (``python site/build.py --scale 0.02 --strict``, the
+documented command, in a subprocess, with a fresh execution cache in a temporary
+folder, so every notebook is run by this code), then checks of the HTML, then two
+pages opened in headless Chromium (Debian's ``chromium``, driven by Playwright, as
+in ``tests/tabletop/test_browser.py``) over a local HTTP server: every image
+loaded and visible, with a screenshot of each page kept beside the build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from tests.notebooks.conftest import NOTEBOOKS, SMALL_SCALE
+from tests.notebooks.strip import read
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("site")]
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+STEP = 30_000
+"""Milliseconds a page may take to load."""
+DOCS = sorted(p for p in (ROOT / "docs").glob("*.md") if p.name != "headlines.md")
+"""The pages of ``docs/`` (``headlines.md`` is included in the landing page)."""
+
+
+@dataclass
+class Site:
+    html: Path
+    seconds: float
+    shots: Path
+
+
+class Page(HTMLParser):
+    """The images and links of an HTML page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.images: list[dict[str, str | None]] = []
+        self.links: list[str] = []
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if found.get("id"):
+            self.ids.add(str(found["id"]))
+        if tag == "img":
+            self.images.append(found)
+        elif tag == "a" and found.get("href"):
+            self.links.append(str(found["href"]))
+
+
+def parse(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    folder = tmp_path_factory.mktemp("site")
+    html = folder / "html"
+    command = [
+        sys.executable,
+        str(ROOT / "site" / "build.py"),
+        "--scale",
+        SMALL_SCALE,
+        "--strict",
+        "--out",
+        str(html),
+        "--cache",
+        str(folder / "jupyter_cache"),
+    ]
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - start
+    assert done.returncode == 0, f"the site build failed:\n{done.stdout[-5000:]}\n{done.stderr}"
+    shots = Path(os.environ.get("PINASTATS_SITE_SHOTS") or folder / "screenshots")
+    shots.mkdir(parents=True, exist_ok=True)
+    return Site(html, seconds, shots)
+
+
+def test_the_build_made_the_landing_page_and_a_redirect_to_it(site: Site) -> None:
+    landing = (site.html / "site" / "index.html").read_text(encoding="utf-8")
+    assert "Headline findings" in landing  # docs/headlines.md, included
+    assert 'url=site/index.html"' in (site.html / "index.html").read_text(encoding="utf-8")
+    print(f"site built at scale {SMALL_SCALE} in {site.seconds:.0f} s")
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_every_notebook_page_shows_its_outputs_at_the_test_scale(
+    site: Site, notebook: Path
+) -> None:
+    page = site.html / "notebooks" / f"{notebook.stem}.html"
+    text = page.read_text(encoding="utf-8")
+    assert "cell_output" in text, f"{page.name} has no cell output"
+    assert f"SCALE = {SMALL_SCALE}" in text, "the notebook ran at the scale asked for"
+    code = "\n".join(c.source for c in read(notebook).cells if c.cell_type == "code")
+    figures = code.count("show_figure(")
+    images = parse(page).images
+    assert len(images) >= min(figures, 1), f"{page.name}: {figures} figure calls, no image"
+    for image in images:
+        assert str(image.get("src", "")).startswith("data:image/png;base64,")
+
+
+def test_every_image_has_alt_text_that_says_something(site: Site) -> None:
+    pages = sorted(site.html.rglob("*.html"))
+    images = [(p, image) for p in pages for image in parse(p).images]
+    assert len(images) > 20
+    for path, image in images:
+        alt = (image.get("alt") or "").strip()
+        assert alt, f"{path.relative_to(site.html)}: an image without alt text: {image}"
+        assert alt != "Figure.", f"{path.relative_to(site.html)}: an untitled figure"
+
+
+def test_every_page_of_docs_is_on_the_site(site: Site) -> None:
+    for doc in DOCS:
+        assert (site.html / "docs" / f"{doc.stem}.html").is_file(), doc.name
+    rules = (site.html / "docs" / "rules.html").read_text(encoding="utf-8")
+    assert "The 25 coasters" in rules
+    for page in ("docs/state-format.html", "docs/records.html", "README.html"):
+        assert (site.html / page).is_file()
+
+
+def test_local_links_lead_to_files_of_the_site(site: Site) -> None:
+    checked = 0
+    for page in sorted(site.html.rglob("*.html")):
+        for href in parse(page).links:
+            parts = urlsplit(href)
+            if parts.scheme or parts.netloc or not parts.path:
+                continue
+            target = (page.parent / unquote(parts.path)).resolve()
+            assert target.is_file(), f"{page.relative_to(site.html)} links to missing {href}"
+            checked += 1
+    assert checked > 100
+
+
+def test_the_cli_reference_names_every_subcommand_and_option(site: Site) -> None:
+    from pinastats.cli.main import build_parser
+
+    page = site.html / "site" / "cli.html"
+    text = page.read_text(encoding="utf-8")
+    ids = parse(page).ids
+
+    def check(parser: argparse.ArgumentParser, prog: str) -> int:
+        count = 0
+        for action in parser._actions:
+            for option in action.option_strings:
+                assert option in text, f"{prog}: option {option} missing"
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    anchor = f"{prog} {name}".replace(" ", "-")
+                    assert anchor in ids, f"no section for {prog} {name}"
+                    count += 1 + check(sub, f"{prog} {name}")
+        return count
+
+    assert check(build_parser(), "pinastats") >= 10
+
+
+def test_the_api_reference_documents_the_public_packages(site: Site) -> None:
+    import inspect
+
+    import pinastats
+    import pinastats.dice
+
+    page = site.html / "site" / "api.html"
+    ids = parse(page).ids
+    functions = [
+        n for n in pinastats.dice.__all__ if inspect.isfunction(getattr(pinastats.dice, n))
+    ]
+    assert len(functions) > 5
+    for name in functions:
+        assert f"pinastats.dice.{name}" in ids, f"pinastats.dice.{name} is not documented"
+    text = page.read_text(encoding="utf-8")
+    for name in pinastats.__all__:
+        if name != "__version__":
+            assert f".{name}" in text, f"pinastats.{name} is not in the top level's table"
+    for module in ("game", "agents", "simulation", "coach", "balance", "records", "report"):
+        assert f"module-pinastats.{module}" in ids
+    for module in ("value.data", "tabletop.widget", "integrations.openspiel"):
+        assert f"module-pinastats.{module}" in ids
+
+
+def test_the_reports_are_linked_and_copied(site: Site) -> None:
+    page = site.html / "site" / "reports.html"
+    links = parse(page).links
+    pdfs = sorted((ROOT / "reports").glob("*.pdf"))
+    assert len(pdfs) >= 3
+    for pdf in pdfs:
+        found = [h for h in links if h.endswith("/" + pdf.name)]
+        assert found, f"{pdf.name} is not linked"
+        copy = (page.parent / unquote(found[0])).resolve()
+        assert copy.read_bytes() == pdf.read_bytes()
+    landing = parse(site.html / "site" / "index.html").links
+    assert any(h.endswith("reports.html") for h in landing)
+
+
+@pytest.fixture(scope="module")
+def served(site: Site) -> Iterator[str]:
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    handler = functools.partial(Quiet, directory=str(site.html))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright import sync_api as playwright  # in the [dev] extra
+
+    if CHROMIUM is None:
+        pytest.fail("the browser tests need Debian's chromium: apt-get install -y chromium")
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "least"),
+    [("index.html", 0), ("notebooks/04_game_simulations.html", 3)],
+    ids=["landing", "notebook"],
+)
+def test_the_pages_render_their_figures_in_chromium(
+    site: Site, served: str, browser: Any, path: str, least: int
+) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(STEP)
+    try:
+        page.goto(served + path)  # the landing page through the redirect at the top
+        page.wait_for_load_state("load")
+        page.wait_for_selector("article h1")
+        assert "pinastats" in page.title()
+        images = page.locator("article img")
+        assert images.count() >= least
+        for i in range(images.count()):
+            image = images.nth(i)
+            image.scroll_into_view_if_needed()
+            assert image.is_visible(), f"image {i} of {path} is not visible"
+            width = image.evaluate("img => img.complete ? img.naturalWidth : 0")
+            assert width > 0, f"image {i} of {path} did not load"
+            assert image.bounding_box()["width"] > 100
+        page.evaluate("window.scrollTo(0, 0)")
+        name = Path(path).stem
+        page.screenshot(path=str(site.shots / f"{name}.png"))
+        page.screenshot(path=str(site.shots / f"{name}-full.png"), full_page=True)
+        assert (site.shots / f"{name}.png").stat().st_size > 10_000
+    finally:
+        page.close()
