@@ -163,6 +163,7 @@ def run(args: argparse.Namespace) -> int:
     from pinastats._warmup import ensure_warm
     from pinastats.errors import OutputError
     from pinastats.game.config import GameConfig
+    from pinastats.ratings import document as _document  # noqa: F401 - loaded before the games
     from pinastats.ratings.round_robin import cpu_load, pair_games, round_robin
 
     if args.load is not None:

@@ -291,7 +291,7 @@ def _components(n: int, edges: np.ndarray) -> list[list[int]]:
 
 
 def _check_connected(labels: tuple[str, ...], games: np.ndarray) -> None:
-    groups = _components(len(labels), games > 0)
+    groups = sorted(_components(len(labels), games > 0))
     if len(groups) > 1:
         shown = "; ".join("{" + ", ".join(labels[i] for i in g) + "}" for g in groups)
         raise RatingError(

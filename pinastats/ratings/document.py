@@ -2,7 +2,8 @@
 
 Fields: ``schema``; ``command``, ``seed``, ``started``/``finished`` (UTC, ISO 8601),
 ``seconds`` (wall time of the games), ``workers``, ``cpu_count``,
-``load_average`` (``start``/``end``: the 1, 5, 15-minute load averages), ``version``;
+``load_average`` (``start``/``end``: the 1, 5, 15-minute load averages;
+``during``: the 1-minute one sampled about once a minute), ``version``;
 ``config`` (players, starting scores, Happy Hour); ``model`` (anchor, prior, how
 draws count, the interval's method, the Elo scale); ``ratings`` (one row per
 agent, strongest first: ``rank``, ``agent``, ``elo``, ``elo_low``, ``elo_high``,
@@ -66,6 +67,7 @@ def games_document(
         "load_average": {
             "start": None if load_start is None else [round(x, 2) for x in load_start],
             "end": None if load_end is None else [round(x, 2) for x in load_end],
+            "during": list(result.load_samples),
         },
         "version": __version__,
         "config": {
@@ -87,10 +89,14 @@ def round_robin_from(document: dict[str, Any]) -> tuple[RoundRobin, dict[str, An
     if document.get("schema") != SCHEMA:
         raise ValueError(f"schema {document.get('schema')!r}, expected {SCHEMA!r}")
     pairs = tuple(_pair(p) for p in document["pairs"])
-    result = RoundRobin(
-        tuple(document["agents"]), pairs, int(document["seed"]), float(document["seconds"])
-    )
     load = document.get("load_average") or {}
+    result = RoundRobin(
+        tuple(document["agents"]),
+        pairs,
+        int(document["seed"]),
+        float(document["seconds"]),
+        tuple(load.get("during") or ()),
+    )
     info = {
         "command": document.get("command"),
         "started": document.get("started"),

@@ -89,6 +89,8 @@ class RoundRobin:
     pairs: tuple[PairResult, ...]
     seed: int
     seconds: float
+    load_samples: tuple[float, ...] = ()
+    """The machine's 1-minute load average, sampled at most once a minute while playing."""
 
     def points(self) -> np.ndarray:
         """``points[i, j]``: what agent ``i`` scored against ``j`` (a draw 1/2 each)."""
@@ -224,7 +226,14 @@ def round_robin(
     done = dict.fromkeys(plan, 0)
     total = sum(plan.values())
     start = time.perf_counter()
+    loads: list[float] = []
+    sampled = -math.inf
     for block, counts in _run(blocks, by_name, config, workers):
+        if time.perf_counter() - sampled >= 60:
+            sampled = time.perf_counter()
+            load = cpu_load()
+            if load is not None:
+                loads.append(round(load[0], 2))
         pair = block.pair
         for k in range(6):
             totals[pair][k] += counts[k]
@@ -232,7 +241,7 @@ def round_robin(
         if report is not None:
             report(_progress(block, done, plan, totals, total, time.perf_counter() - start))
     pairs = tuple(_result(a, b, plan[a, b], totals[a, b]) for a, b in plan)
-    return RoundRobin(names, pairs, seed, time.perf_counter() - start)
+    return RoundRobin(names, pairs, seed, time.perf_counter() - start, tuple(loads))
 
 
 def _result(a: str, b: str, games: int, counts: Sequence[float]) -> PairResult:
