@@ -141,7 +141,9 @@ class ReportsDirective(SphinxDirective):
         return [items]
 
 
-def relink_included(app: Sphinx, relative_path: Path, parent_docname: str, content: list[str]) -> None:
+def relink_included(
+    app: Sphinx, relative_path: Path, parent_docname: str, content: list[str]
+) -> None:
     """Rewrite an included Markdown file's relative links to hold from ``site/``."""
     if relative_path.suffix != ".md":
         return
@@ -152,9 +154,31 @@ def relink_included(app: Sphinx, relative_path: Path, parent_docname: str, conte
     content[0] = RELATIVE_LINK.sub(lambda m: f"{m[1]}{prefix}/{m[2]}", content[0])
 
 
+def list_other_docs(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Give the landing page a "More" table of contents of the ``docs/`` pages it omits.
+
+    A page added to ``docs/`` is then on the site (and in its navigation) at once.
+    """
+    if docname != app.config.root_doc:
+        return
+    skipped = set(app.config.pinastats_not_pages)
+    missing = [
+        page.stem
+        for page in sorted((SITE.parent / "docs").glob("*.md"))
+        if page.name not in skipped
+        and f"../docs/{page.stem}>" not in source[0]
+        and f"../docs/{page.stem}\n" not in source[0]
+    ]
+    if missing:
+        entries = "".join(f"../docs/{stem}\n" for stem in missing)
+        source[0] += f"\n```{{toctree}}\n:caption: More\n:maxdepth: 1\n\n{entries}```\n"
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the directives and the link rewriting."""
+    """Register the directives, the link rewriting and the "More" table of contents."""
+    app.add_config_value("pinastats_not_pages", [], "env")
     app.add_directive("pinastats-cli", CliDirective)
     app.add_directive("pinastats-reports", ReportsDirective)
     app.connect("include-read", relink_included)
+    app.connect("source-read", list_other_docs)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -25,7 +25,7 @@ SCALE = os.environ.get("PINASTATS_NOTEBOOK_SCALE", "1")
 
 project = "pinastats"
 author = "the pinastats authors"
-copyright = "the pinastats authors"  # noqa: A001 (Sphinx's name)
+copyright = "the pinastats authors"
 
 extensions = [
     "myst_nb",
@@ -49,6 +49,8 @@ include_patterns = [
     "reports/README.md",
 ]
 # folders Sphinx need not walk (the source directory is the whole repository)
+pinastats_not_pages = ["headlines.md"]
+"""Markdown of ``docs/`` that is not a page (site/_ext.py lists every other one)."""
 exclude_patterns = [
     "docs/headlines.md",  # included in the landing page, not a page of its own
     ".git",
@@ -90,6 +92,7 @@ nb_merge_streams = True
 # API reference: the docstrings, members in source order, type hints in the description
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
+autodoc_typehints_description_target = "documented"
 autodoc_default_options = {"members": True, "show-inheritance": True}
 autosummary_generate = False
 # the docstrings' "Attributes:" sections are Google style (napoleon), as instance variables
