@@ -150,14 +150,14 @@ def fit_bradley_terry(
     >>> round(fit.strength[0], 4), round(fit.win_probability("a", "b"), 2)
     (1.0986, 0.75)
     """
-    labels = _check_names(names)
+    labels = check_names(names)
     w = _check_points(points, len(labels))
     if anchor is not None and anchor not in labels:
         raise RatingError(f"anchor {anchor!r} is no agent of the ladder ({', '.join(labels)})")
     if isinstance(prior, bool) or not isinstance(prior, int | float) or not 0 <= prior < math.inf:
         raise RatingError(f"prior must be a number of drawn games >= 0, got {prior!r}")
     games = w + w.T
-    _check_connected(labels, games)
+    check_connected(labels, games)
     fitted = w + (games > 0) * (prior / 2.0)
     if prior == 0:
         _check_finite(labels, w)
@@ -225,14 +225,14 @@ def _information(theta: np.ndarray, games: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------- checks
 
 
-def _check_names(names: Sequence[str]) -> tuple[str, ...]:
+def check_names(names: Sequence[str]) -> tuple[str, ...]:
+    """The agents' names as a tuple: at least 2, non-empty, each once (else a RatingError)."""
     if isinstance(names, str) or not all(isinstance(x, str) and x for x in names):
         raise RatingError(f"agent names must be a list of non-empty strings, got {names!r}")
     labels = tuple(names)
     if len(labels) < 2:
         raise RatingError(f"a ladder needs at least 2 agents, got {len(labels)}: {list(labels)}")
-    seen: set[str] = set()
-    twice = sorted({x for x in labels if x in seen or seen.add(x)})  # type: ignore[func-returns-value]
+    twice = sorted({x for x in labels if labels.count(x) > 1})
     if twice:
         raise RatingError(f"each agent is named once in a ladder; named twice: {', '.join(twice)}")
     return labels
@@ -290,7 +290,8 @@ def _components(n: int, edges: np.ndarray) -> list[list[int]]:
     return groups
 
 
-def _check_connected(labels: tuple[str, ...], games: np.ndarray) -> None:
+def check_connected(labels: tuple[str, ...], games: np.ndarray) -> None:
+    """Refuse games (``games[i, j]`` between i and j) that leave groups never playing each other."""
     groups = sorted(_components(len(labels), games > 0))
     if len(groups) > 1:
         shown = "; ".join("{" + ", ".join(labels[i] for i in g) + "}" for g in groups)

@@ -31,7 +31,13 @@ from pinastats.agents.builtin import Agent, AgentKind
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.game.config import GameConfig
 from pinastats.ratings.agents import ladder_agent
-from pinastats.ratings.bradley_terry import BradleyTerryFit, RatingError, fit_bradley_terry
+from pinastats.ratings.bradley_terry import (
+    BradleyTerryFit,
+    RatingError,
+    check_connected,
+    check_names,
+    fit_bradley_terry,
+)
 from pinastats.simulation.runner import simulate
 from pinastats.simulation.stats import wilson_interval
 
@@ -204,12 +210,7 @@ def round_robin(
     pair; a callable gets a :class:`ProgressReport` after each block.
     """
     resolved = [ladder_agent(a) for a in agents]
-    names = tuple(a.name for a in resolved)
-    if len(names) < 2:
-        raise RatingError(f"a ladder needs at least 2 agents, got {len(names)}: {list(names)}")
-    twice = sorted({n for n in names if names.count(n) > 1})
-    if twice:
-        raise RatingError(f"each agent is named once in a ladder; named twice: {', '.join(twice)}")
+    names = check_names([a.name for a in resolved])
     seed = _whole(seed, "seed", 0)
     workers = _whole(workers, "workers", 1)
     config = GameConfig(players=2) if config is None else config
@@ -355,10 +356,7 @@ def _check_plan(names: Sequence[str], plan: Mapping[tuple[str, str], int]) -> No
     index = {n: i for i, n in enumerate(names)}
     for (a, b), count in plan.items():
         games[index[a], index[b]] = games[index[b], index[a]] = count
-    fit_names = tuple(names)
-    from pinastats.ratings.bradley_terry import _check_connected
-
-    _check_connected(fit_names, games)
+    check_connected(tuple(names), games)
 
 
 def _progress(
