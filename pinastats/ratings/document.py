@@ -16,15 +16,45 @@ row per pair that played: ``a``, ``b``, ``games``, ``a_wins``, ``b_wins``,
 
 from __future__ import annotations
 
+import json
 import math
+from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 from pinastats import __version__
+from pinastats.errors import MissingFileError, PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.ratings.bradley_terry import BradleyTerryFit
 from pinastats.ratings.round_robin import PairResult, RoundRobin
 
 SCHEMA = "pinastats-ladder/1"
+
+
+def data_path() -> Path:
+    """The shipped ladder, ``data/strength-ladder.json`` (installed as ``pinastats.data``)."""
+    return Path(str(files("pinastats.data") / "strength-ladder.json"))
+
+
+def strength_ladder(path: str | Path | None = None) -> dict[str, Any]:
+    """The ladder document at ``path`` (default: the shipped one), checked to have ratings.
+
+    >>> [row["agent"] for row in strength_ladder()["ratings"]][:1]  # doctest: +SKIP
+    ['coach']
+    """
+    source = data_path() if path is None else Path(path)
+    try:
+        document = json.loads(source.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise MissingFileError(f"{source}: no strength-ladder file", str(source)) from None
+    except json.JSONDecodeError as exc:
+        raise PinastatsError(f"{source}: not a strength-ladder file ({exc})") from None
+    if not isinstance(document, dict) or document.get("schema") != SCHEMA:
+        raise PinastatsError(f"{source}: not a strength-ladder file (schema {SCHEMA!r} expected)")
+    missing = {"ratings", "pairs", "model", "seed", "command"} - set(document)
+    if missing:
+        raise PinastatsError(f"{source}: a ladder without {sorted(missing)}")
+    return document
 
 
 def _number(x: Any) -> Any:

@@ -22,3 +22,30 @@ def test_figure_rows_and_file(tmp_path: Path) -> None:
     assert labels == [a + (" (anchor)" if a == "random" else "") for a in strongest_last]
     notes = [t.get_text() for t in ax.texts]
     assert any(note.startswith("+0, 60 games") for note in notes)
+
+
+def test_saved_ladder_is_read_back_and_checked(tmp_path: Path) -> None:
+    import json
+
+    import pytest
+
+    from pinastats.errors import PinastatsError
+    from pinastats.ratings.document import strength_ladder
+
+    result = round_robin(["random", "greedy"], 10, seed=1)
+    document = ladder_document(result, result.fit(prior=1), config=GameConfig(players=2))
+    document["command"] = "pinastats ladder ..."
+    path = tmp_path / "ladder.json"
+    path.write_text(json.dumps(document))
+    assert strength_ladder(path) == document
+    with pytest.raises(PinastatsError, match="no strength-ladder file"):
+        strength_ladder(tmp_path / "missing.json")
+    path.write_text("{")
+    with pytest.raises(PinastatsError, match="not a strength-ladder file"):
+        strength_ladder(path)
+    path.write_text(json.dumps(document | {"schema": "other"}))
+    with pytest.raises(PinastatsError, match="schema"):
+        strength_ladder(path)
+    path.write_text(json.dumps({k: v for k, v in document.items() if k != "ratings"}))
+    with pytest.raises(PinastatsError, match=r"without \['ratings'\]"):
+        strength_ladder(path)
