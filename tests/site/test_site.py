@@ -6,11 +6,16 @@ folder, so every notebook is run by this code), then checks of the HTML, then tw
 pages opened in headless Chromium (Debian's ``chromium``, driven by Playwright, as
 in ``tests/tabletop/test_browser.py``) over a local HTTP server: every image
 loaded and visible, with a screenshot of each page kept beside the build.
+
+The build and every check are one test: pytest-xdist would run separate tests of
+the module on both workers, each building the site (its ``loadgroup`` grouping
+has no effect with pytest 9), so one test keeps it to one build on one worker.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import os
 import shutil
@@ -31,7 +36,7 @@ import pytest
 from tests.notebooks.conftest import NOTEBOOKS, SMALL_SCALE
 from tests.notebooks.strip import read
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("site")]
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -82,9 +87,8 @@ def parse(path: Path) -> Page:
     return page
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
-    folder = tmp_path_factory.mktemp("site")
+def build(folder: Path) -> Site:
+    """The site built by the documented command at the test scale, warnings as errors."""
     html = folder / "html"
     command = [
         sys.executable,
@@ -106,17 +110,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     return Site(html, seconds, shots)
 
 
-def test_the_build_made_the_landing_page_and_a_redirect_to_it(site: Site) -> None:
+def check_the_landing_page_and_the_redirect_to_it(site: Site) -> None:
     landing = (site.html / "site" / "index.html").read_text(encoding="utf-8")
     assert "Headline findings" in landing  # docs/headlines.md, included
     assert 'url=site/index.html"' in (site.html / "index.html").read_text(encoding="utf-8")
-    print(f"site built at scale {SMALL_SCALE} in {site.seconds:.0f} s")
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_every_notebook_page_shows_its_outputs_at_the_test_scale(
-    site: Site, notebook: Path
-) -> None:
+def check_the_notebook_page(site: Site, notebook: Path) -> None:
     page = site.html / "notebooks" / f"{notebook.stem}.html"
     text = page.read_text(encoding="utf-8")
     assert "cell_output" in text, f"{page.name} has no cell output"
@@ -129,7 +129,7 @@ def test_every_notebook_page_shows_its_outputs_at_the_test_scale(
         assert str(image.get("src", "")).startswith("data:image/png;base64,")
 
 
-def test_every_image_has_alt_text_that_says_something(site: Site) -> None:
+def check_every_image_has_alt_text_that_says_something(site: Site) -> None:
     pages = sorted(site.html.rglob("*.html"))
     images = [(p, image) for p in pages for image in parse(p).images]
     assert len(images) > 20
@@ -139,7 +139,7 @@ def test_every_image_has_alt_text_that_says_something(site: Site) -> None:
         assert alt != "Figure.", f"{path.relative_to(site.html)}: an untitled figure"
 
 
-def test_every_page_of_docs_is_on_the_site(site: Site) -> None:
+def check_every_page_of_docs_is_on_the_site(site: Site) -> None:
     for doc in DOCS:
         assert (site.html / "docs" / f"{doc.stem}.html").is_file(), doc.name
     rules = (site.html / "docs" / "rules.html").read_text(encoding="utf-8")
@@ -148,7 +148,7 @@ def test_every_page_of_docs_is_on_the_site(site: Site) -> None:
         assert (site.html / page).is_file()
 
 
-def test_local_links_lead_to_files_of_the_site(site: Site) -> None:
+def check_local_links_lead_to_files_of_the_site(site: Site) -> None:
     checked = 0
     for page in sorted(site.html.rglob("*.html")):
         for href in parse(page).links:
@@ -161,7 +161,7 @@ def test_local_links_lead_to_files_of_the_site(site: Site) -> None:
     assert checked > 100
 
 
-def test_the_cli_reference_names_every_subcommand_and_option(site: Site) -> None:
+def check_the_cli_reference_names_every_subcommand_and_option(site: Site) -> None:
     from pinastats.cli.main import build_parser
 
     page = site.html / "site" / "cli.html"
@@ -183,7 +183,7 @@ def test_the_cli_reference_names_every_subcommand_and_option(site: Site) -> None
     assert check(build_parser(), "pinastats") >= 10
 
 
-def test_the_api_reference_documents_the_public_packages(site: Site) -> None:
+def check_the_api_reference_documents_the_public_packages(site: Site) -> None:
     import inspect
 
     import pinastats
@@ -213,7 +213,7 @@ def test_the_api_reference_documents_the_public_packages(site: Site) -> None:
         assert f"module-pinastats.{module}" in ids
 
 
-def test_the_reports_are_linked_and_copied(site: Site) -> None:
+def check_the_reports_are_linked_and_copied(site: Site) -> None:
     page = site.html / "site" / "reports.html"
     links = parse(page).links
     pdfs = sorted((ROOT / "reports").glob("*.pdf"))
@@ -227,7 +227,7 @@ def test_the_reports_are_linked_and_copied(site: Site) -> None:
     assert any(h.endswith("reports.html") for h in landing)
 
 
-@pytest.fixture(scope="module")
+@contextlib.contextmanager
 def served(site: Site) -> Iterator[str]:
     class Quiet(SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:
@@ -243,8 +243,8 @@ def served(site: Site) -> Iterator[str]:
         server.server_close()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+@contextlib.contextmanager
+def chromium() -> Iterator[Any]:
     from playwright import sync_api as playwright  # in the [dev] extra
 
     if CHROMIUM is None:
@@ -255,14 +255,10 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-@pytest.mark.parametrize(
-    ("path", "least"),
-    [("index.html", 0), ("notebooks/04_game_simulations.html", 3)],
-    ids=["landing", "notebook"],
-)
-def test_the_pages_render_their_figures_in_chromium(
+def check_the_page_in_chromium(
     site: Site, served: str, browser: Any, path: str, least: int
 ) -> None:
+    """``path`` loads with at least ``least`` images, each loaded and visible; screenshots."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.set_default_timeout(STEP)
     try:
@@ -288,3 +284,20 @@ def test_the_pages_render_their_figures_in_chromium(
         assert (site.shots / f"{name}.png").stat().st_size > 10_000
     finally:
         page.close()
+
+
+def test_the_site_builds_and_shows_what_it_should(tmp_path: Path) -> None:
+    site = build(tmp_path)
+    check_the_landing_page_and_the_redirect_to_it(site)
+    for notebook in NOTEBOOKS:
+        check_the_notebook_page(site, notebook)
+    check_every_image_has_alt_text_that_says_something(site)
+    check_every_page_of_docs_is_on_the_site(site)
+    check_local_links_lead_to_files_of_the_site(site)
+    check_the_cli_reference_names_every_subcommand_and_option(site)
+    check_the_api_reference_documents_the_public_packages(site)
+    check_the_reports_are_linked_and_copied(site)
+    with served(site) as url, chromium() as browser:
+        check_the_page_in_chromium(site, url, browser, "index.html", 0)
+        check_the_page_in_chromium(site, url, browser, "notebooks/04_game_simulations.html", 3)
+    print(f"site built at scale {SMALL_SCALE} in {site.seconds:.0f} s; screenshots in {site.shots}")
