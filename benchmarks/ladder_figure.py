@@ -1,8 +1,9 @@
 """Draw the strength ladder: ``python benchmarks/ladder_figure.py [LADDER.json [FIGURE.png]]``.
 
-Reads a ladder saved by ``pinastats ladder --out`` (default ``data/strength-ladder.json``)
-and writes its figure (default ``docs/strength-ladder.png``) with
-:func:`pinastats.ratings.figure.ladder_figure`.
+Reads a ladder saved by ``pinastats ladder --out`` (default ``data/strength-ladder.json``),
+writes its figure (default ``docs/strength-ladder.png``) with
+:func:`pinastats.ratings.figure.ladder_figure` and prints its two Markdown tables
+(the ratings, the pairs) for ``docs/strength-ladder.md``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 import sys
 from pathlib import Path
 
+from pinastats.ratings.document import pairs_markdown, ratings_markdown
 from pinastats.ratings.figure import ladder_figure
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +27,7 @@ def main(argv: list[str]) -> int:
         print(f"{source}: no ratings (re-rate it: pinastats ladder --from {source} --prior 1)")
         return 2
     ladder_figure(document, target)
-    print(f"wrote {target}")
+    print(f"wrote {target}\n\n{ratings_markdown(document)}\n\n{pairs_markdown(document)}")
     return 0
 
 

@@ -329,6 +329,12 @@ def ladder_text(document: dict[str, Any]) -> str:
     lines.append(
         render_table(["a", "b", "games", "wins", "a's score", "fitted"], pair_rows, "llrrrr")
     )
+    fit = model.get("fit")
+    if fit is not None and fit["df"] > 0:
+        lines.append(
+            f"\nOne scale? deviance {fit['deviance']:.1f} on {fit['df']} degrees of freedom "
+            f"(p = {fit['p_value']:.3g}; a small p: the pairs are not one-dimensional)"
+        )
     if model["prior"]:
         lines.append(f"\nprior: {model['prior']:g} drawn game(s) added to every pair that played")
     return "\n".join(lines)

@@ -97,6 +97,27 @@ class BradleyTerryFit:
         se = math.sqrt(max(c[i, i] + c[j, j] - 2 * c[i, j], 0.0))
         return ((d - z * se) * ELO_PER_NAT, d * ELO_PER_NAT, (d + z * se) * ELO_PER_NAT)
 
+    def goodness_of_fit(self) -> tuple[float, int, float]:
+        """Deviance of the games from the model, its degrees of freedom and p-value.
+
+        ``D = 2 Σ w_ij log(w_ij / (n_ij p_ij))`` over ordered pairs (``0 log 0 = 0``):
+        twice the log-likelihood the model gives up against one free rate per pair,
+        about χ² with (pairs played) − (agents − 1) degrees of freedom when the
+        model holds. A small p-value says the pairs are not one-dimensional (e.g.
+        an agent beating one stronger than its victim's victor).
+        """
+        from scipy.stats import chi2
+
+        w = self.points
+        games = w + w.T
+        d = self.strength[:, None] - self.strength[None, :]
+        expected = games / (1.0 + np.exp(-d))
+        ratio = np.divide(w, expected, out=np.ones_like(w), where=w > 0)
+        deviance = float(2.0 * (w * np.log(ratio)).sum())
+        df = int(np.count_nonzero(np.triu(games, 1))) - (len(self.names) - 1)
+        p = float(chi2.sf(deviance, df)) if df > 0 else math.nan
+        return deviance, df, p
+
     def ratings(self, z: float = Z95) -> pd.DataFrame:
         """One row per agent, strongest first.
 

@@ -188,7 +188,50 @@ def ladder_document(
         "information, relative to the anchor",
         "scale": "elo = 400 * log10(odds of winning); strength = natural log of the odds",
     }
+    deviance, df, p_value = fit.goodness_of_fit()
+    document["model"]["fit"] = {
+        "deviance": _number(deviance),
+        "df": df,
+        "p_value": _number(p_value),
+        "meaning": "deviance of the pairs' results from the model (chi-squared with df "
+        "degrees of freedom when it holds): a small p-value says the ladder is not one scale",
+    }
     document["ratings"] = rows
     document["pairs"] = document.pop("pairs")
     document["games"] = games
     return document
+
+
+def ratings_markdown(document: dict[str, Any]) -> str:
+    """The ratings of a ladder document as a Markdown table (strongest first)."""
+    lines = [
+        "| # | agent | Elo | 95% interval | games | score |",
+        "|--:|---|--:|--:|--:|--:|",
+    ]
+    anchor = document["model"]["anchor"]
+    for r in document["ratings"]:
+        interval = (
+            "(anchor)" if r["agent"] == anchor else f"{r['elo_low']:+.0f} to {r['elo_high']:+.0f}"
+        )
+        lines.append(
+            f"| {r['rank']} | `{r['agent']}` | {r['elo']:+.0f} | {interval} | {r['games']:,} "
+            f"| {100 * r['score']:.1f}% |"
+        )
+    return "\n".join(lines)
+
+
+def pairs_markdown(document: dict[str, Any]) -> str:
+    """The pairs of a ladder document as a Markdown table, with the model's fitted score."""
+    lines = [
+        "| a | b | games | a–b (draws) | a's score, 95% interval | fitted | time |",
+        "|---|---|--:|--:|--:|--:|--:|",
+    ]
+    for p in document["pairs"]:
+        draws = f" ({p['draws']})" if p["draws"] else ""
+        fitted = "" if "fitted_a_score" not in p else f"{100 * p['fitted_a_score']:.1f}%"
+        lines.append(
+            f"| `{p['a']}` | `{p['b']}` | {p['games']:,} | {p['a_wins']}–{p['b_wins']}{draws} "
+            f"| {100 * p['a_score']:.1f}% ({100 * p['a_score_low']:.1f}–"
+            f"{100 * p['a_score_high']:.1f}) | {fitted} | {p['seconds']:.0f} s |"
+        )
+    return "\n".join(lines)

@@ -205,3 +205,23 @@ def test_bad_anchor_and_prior() -> None:
     # disconnected is refused even with a prior: no drawn games join groups that never met
     with pytest.raises(RatingError, match="never played each other"):
         fit_bradley_terry(["a", "b"], [[0, 0], [0, 0]], prior=1)
+
+
+def test_goodness_of_fit_is_the_likelihood_ratio_to_one_rate_per_pair() -> None:
+    w = np.array([[0, 12, 3], [8, 0, 7], [2, 9, 0]], dtype=float)
+    fit = fit_bradley_terry(["a", "b", "c"], w)
+    deviance, df, p = fit.goodness_of_fit()
+    saturated = sum(
+        w[i, j] * math.log(w[i, j] / (w[i, j] + w[j, i]))
+        for i, j in itertools.permutations(range(3), 2)
+        if w[i, j] > 0
+    )
+    assert deviance == pytest.approx(2 * (saturated - fit.log_likelihood))
+    assert df == 1
+    assert 0 < p < 1
+    # a cycle (a beats b beats c beats a) fits badly; a transitive table fits well
+    cycle = fit_bradley_terry(["a", "b", "c"], [[0, 90, 10], [10, 0, 90], [90, 10, 0]])
+    assert cycle.goodness_of_fit()[2] < 1e-6
+    two = fit_bradley_terry(["a", "b"], [[0, 3], [1, 0]])
+    assert two.goodness_of_fit()[1] == 0
+    assert math.isnan(two.goodness_of_fit()[2])
