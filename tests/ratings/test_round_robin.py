@@ -201,3 +201,15 @@ def test_mcts_plays_in_the_round_robin() -> None:
     assert pair.games == 2
     assert pair.a_first == 1
     assert pair.a_wins + pair.b_wins + pair.draws == 2
+
+
+def test_importing_the_ladder_does_not_import_openspiel() -> None:
+    import subprocess
+
+    code = (
+        "import sys, pinastats.ratings, pinastats.cli.ladder\n"
+        "pinastats.ratings.ladder_agent('ev')\n"
+        "assert 'pyspiel' not in sys.modules and 'open_spiel' not in sys.modules, 'imported'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
