@@ -333,8 +333,13 @@ def ladder_text(document: dict[str, Any]) -> str:
     if fit is not None and fit["df"] > 0:
         lines.append(
             f"\nOne scale? deviance {fit['deviance']:.1f} on {fit['df']} degrees of freedom "
-            f"(p = {fit['p_value']:.3g}; a small p: the pairs are not one-dimensional)"
+            f"({_p_text(fit['p_value'])}; a small p: the pairs are not one-dimensional)"
         )
     if model["prior"]:
         lines.append(f"\nprior: {model['prior']:g} drawn game(s) added to every pair that played")
     return "\n".join(lines)
+
+
+def _p_text(p: float) -> str:
+    """``p = 0.042``, or ``p < 0.001``."""
+    return "p < 0.001" if p < 0.001 else f"p = {p:.2g}"

@@ -25,6 +25,8 @@ def test_table(cli: Cli) -> None:
     rows = [line.split() for line in lines[4:7]]
     assert [r[1] for r in rows if r[1] == "random"] == ["random"]
     assert sum(1 for line in lines if line.strip().startswith(("random", "greedy"))) >= 3
+    assert lines[-1].startswith("One scale? deviance ")
+    assert "on 1 degrees of freedom (p" in lines[-1]  # 3 pairs, 2 free strengths
 
 
 def test_json_csv_and_workers_agree(cli: Cli, tmp_path: Path) -> None:
