@@ -1,24 +1,46 @@
 """The findings again on strong play: ``value`` self-play beside ``strategic`` self-play.
 
-    python benchmarks/strong_play.py --run DIR      # the runs, as JSON files
-    python benchmarks/strong_play.py --tables DIR   # the side-by-side tables, as Markdown
+    python benchmarks/strong_play.py --run DIR              # the runs, as JSON files in DIR
+    python benchmarks/strong_play.py --summary DIR          # DIR's runs -> data/strong-play.json
+    python benchmarks/strong_play.py --tables               # the tables of docs/strong-play.md
+    python benchmarks/strong_play.py --figures docs         # the figures of the docs and the site
 
 Each run is a ``pinastats`` command with ``--format json`` written to ``DIR``; the
-same commands with ``--agent strategic`` give the left-hand columns. Sizes: 40,000
-games a player count for the seats (95% intervals within ±0.5 points), the
-sequential search's 100,000 games for the starting scores.
+same commands with ``strategic`` give the left-hand columns. Sizes: 40,000 games a
+player count for the seats and the what-if rows (95% intervals within ±0.5 points),
+the sequential search's 100,000 games for the starting scores, then 40,000 games at
+each fairest vector to measure it within ±0.5 points. ``--tables`` and ``--figures``
+read the shipped summary (``pinastats.balance.strong``), so the docs, the notebooks
+and the reports show the same numbers.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import subprocess
 from pathlib import Path
 from typing import Any
 
-AGENTS = ("strategic", "value")
+from pinastats.balance.strong import AGENTS, data_path, doc_tables, markdown, strong_play
+
 PLAYERS = (2, 3, 4)
+SEEDS = {"seats": 2901, "starting scores": 2902, "coasters": 2903, "what-if": 2904, "check": 2905}
+CHECKS: dict[str, dict[int, tuple[int, ...]]] = {
+    "value": {3: (1, 4, 5), 4: (1, 4, 5, 5)},
+    "strategic": {4: (1, 1, 2, 3)},
+}
+"""Vectors measured again at 40,000 games: each agent's fairest (2 and 3 players: the
+rulebook's for ``strategic``, measured by the seat runs), and each other's, crossed."""
+CROSS: dict[str, dict[int, tuple[int, ...]]] = {
+    "value": {4: (1, 1, 2, 3)},
+    "strategic": {3: (1, 4, 5), 4: (1, 4, 5, 5)},
+}
+
+
+def _scores(v: tuple[int, ...]) -> str:
+    return ",".join(map(str, v))
 
 
 def commands() -> dict[str, list[str]]:
@@ -36,6 +58,21 @@ def commands() -> dict[str, list[str]]:
         out[f"coasters-{a}-2p.json"] = ["pinastats", "balance", "--players", "2", "--agent", a,
                                         "--coasters", "--seed", "2903", "--format", "json",
                                         "--quiet"]  # fmt: skip
+        for table in (CHECKS, CROSS):
+            for n, v in table[a].items():
+                out[f"fair-{a}-{n}p-{_scores(v).replace(',', '-')}.json"] = [
+                    "pinastats", "simulate", "--agents", ",".join([a] * n), "--starting-scores",
+                    _scores(v), "--games", "40000", "--seed", "2905", "--format", "json",
+                    "--no-progress",
+                ]  # fmt: skip
+    out["whatif-value-2p.json"] = ["pinastats", "balance", "--players", "2", "--what-if",
+                                   "--agent", "value", "--fallback", "strategic", "--skill",
+                                   "value:strategic,strategic:ev", "--games", "40000", "--seed",
+                                   "2904", "--format", "json", "--quiet"]  # fmt: skip
+    out["whatif-strategic-2p.json"] = ["pinastats", "balance", "--players", "2", "--what-if",
+                                       "--agent", "strategic", "--skill", "none", "--games",
+                                       "40000", "--seed", "2904", "--format", "json",
+                                       "--quiet"]  # fmt: skip
     return out
 
 
@@ -48,91 +85,152 @@ def run(folder: Path) -> None:
             (folder / name).write_text(text, encoding="utf-8")
 
 
-def _ci(rate: float, low: float, high: float) -> str:
-    return f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
-
-
 def _load(folder: Path, name: str) -> Any:
     return json.loads((folder / name).read_text(encoding="utf-8"))
 
 
-def seat_table(folder: Path, suffix: str, heading: str) -> None:
-    """Each seat's win rate by turn order, the two agents side by side (runs ``sim-*{suffix}``)."""
-    print(f"| players | seat | `strategic`{heading} | `value`{heading} |")
-    print("|---|---|---|---|")
-    for n in PLAYERS:
-        rows = [_load(folder, f"sim-{a}-{n}p{suffix}.json")["position_win_rate"] for a in AGENTS]
-        for k in range(n):
-            cells = [_ci(r[k]["win_rate"], r[k]["ci_low"], r[k]["ci_high"]) for r in rows]
-            print(f"| {n} | {k + 1} | {cells[0]} | {cells[1]} |")
-    print()
+def _none_for_nan(v: Any) -> Any:
+    return None if isinstance(v, float) and v != v else v
 
 
-def tables(folder: Path) -> None:
-    seat_table(folder, "", " self-play")
-    seat_table(folder, "-hh", ", Happy Hour")
-    print("| players | ends | `strategic` | `value` |")
-    print("|---|---|---|---|")
-    for n in PLAYERS:
-        ends = {a: _load(folder, f"sim-{a}-{n}p.json") for a in AGENTS}
-        for reason in ("pina_coladice", "score", "tokens", "tie_break"):
-            cells = [f"{100 * ends[a]['end_reasons'][reason]:.1f}%" for a in AGENTS]
-            print(f"| {n} | {reason.replace('_', ' ')} | {cells[0]} | {cells[1]} |")
-        rounds = [f"{ends[a]['mean_rounds']:.2f}" for a in AGENTS]
-        print(f"| {n} | mean rounds | {rounds[0]} | {rounds[1]} |")
-    print()
-    print(
-        "| players | `strategic`: fairest starting scores (seat win rates) | `value`: fairest "
-        "(seat win rates) | rulebook's under `value` | search within its precision "
-        "(`strategic` / `value`) |"
-    )
-    print("|---|---|---|---|---|")
-    for n in PLAYERS:
-        cells = []
-        for a in AGENTS:
-            f = _load(folder, f"balance-{a}-{n}p.json")["fairest"]
-            rates = " / ".join(f"{100 * r:.1f}" for r in f["seat_win_rates"])
-            cells.append(f"{tuple(f['starting_scores'])}: {rates}")
-        rb = _load(folder, f"balance-value-{n}p.json")["rulebook"]
-        rates = " / ".join(f"{100 * r:.1f}" for r in rb["seat_win_rates"])
-        cells.append(f"{tuple(rb['starting_scores'])}: {rates}")
-        precise = " / ".join(
-            "yes" if _load(folder, f"balance-{a}-{n}p.json")["within_precision"] else "no"
-            for a in AGENTS
+def summary(folder: Path) -> dict[str, Any]:
+    """The shipped summary of ``folder``'s runs (``data/strong-play.json``)."""
+    seats, ends, starts, coasters, what = [], [], [], [], []
+    for a in AGENTS:
+        for n in PLAYERS:
+            for hh in (False, True):
+                run = _load(folder, f"sim-{a}-{n}p{'-hh' if hh else ''}.json")
+                assert run["agents"] == [a] * n
+                assert run["happy_hour"] == hh
+                for r in run["position_win_rate"]:
+                    seats.append({"agent": a, "players": n, "happy_hour": hh,
+                                  "position": r["position"], "games": run["games"],
+                                  "win_rate": r["win_rate"], "ci_low": r["ci_low"],
+                                  "ci_high": r["ci_high"]})  # fmt: skip
+                ends.append({"agent": a, "players": n, "happy_hour": hh, "games": run["games"],
+                             "mean_rounds": run["mean_rounds"],
+                             **{k: run["end_reasons"][k] for k in
+                                ("pina_coladice", "score", "tokens", "tie_break")}})  # fmt: skip
+            search = _load(folder, f"balance-{a}-{n}p.json")
+            for role in ("rulebook", "fairest"):
+                vector = tuple(search[role]["starting_scores"])
+                if vector == tuple(range(1, n + 1)):
+                    check = _load(folder, f"sim-{a}-{n}p.json")
+                else:
+                    check = _load(folder, f"fair-{a}-{n}p-{'-'.join(map(str, vector))}.json")
+                rates = check["position_win_rate"]
+                assert check.get("starting_scores", list(vector)) == list(vector)
+                starts.append({
+                    "agent": a, "players": n, "role": role, "starting_scores": list(vector),
+                    "search_games": search[role]["games"],
+                    "within_precision": search["within_precision"],
+                    "check_games": check["games"],
+                    "seat_win_rates": [r["win_rate"] for r in rates],
+                    "seat_intervals": [[r["ci_low"], r["ci_high"]] for r in rates],
+                    "max_deviation": max(abs(r["win_rate"] - 1 / n) for r in rates),
+                })  # fmt: skip
+            cross = CROSS[a].get(n)
+            if cross is not None:
+                v = cross
+                check = _load(folder, f"fair-{a}-{n}p-{'-'.join(map(str, v))}.json")
+                rates = check["position_win_rate"]
+                starts.append({
+                    "agent": a, "players": n, "role": "other's fairest", "starting_scores": list(v),
+                    "search_games": 0, "within_precision": False, "check_games": check["games"],
+                    "seat_win_rates": [r["win_rate"] for r in rates],
+                    "seat_intervals": [[r["ci_low"], r["ci_high"]] for r in rates],
+                    "max_deviation": max(abs(r["win_rate"] - 1 / n) for r in rates),
+                })  # fmt: skip
+        keep = (
+            "coaster",
+            "combination",
+            "side_a",
+            "side_b_1",
+            "side_b_2",
+            "taken",
+            "effect",
+            "effect_low",
+            "effect_high",
+            "new_side_a",
+            "new_side_b_1",
+            "new_side_b_2",
         )
-        print(f"| {n} | {cells[0]} | {cells[1]} | {cells[2]} | {precise} |")
+        for c in _load(folder, f"coasters-{a}-2p.json")["coasters"]:
+            coasters.append({"agent": a, **{k: c[k] for k in keep}})
+        for r in _load(folder, f"whatif-{a}-2p.json")["variants"]:
+            what.append({"run": a, **{k: _none_for_nan(v) for k, v in r.items()}})
+    cmds = commands()
+    return {
+        "about": {
+            "strong_agent": "value",
+            "baseline_agent": "strategic",
+            "written": datetime.date.today().isoformat(),
+            "seeds": SEEDS,
+            "commands": {name: " ".join(c) for name, c in cmds.items()},
+            "reproduce": "python benchmarks/strong_play.py --run DIR && "
+            "python benchmarks/strong_play.py --summary DIR",
+        },
+        "seats": seats,
+        "ends": ends,
+        "starting_scores": starts,
+        "coasters": coasters,
+        "what_if": what,
+    }
 
 
-def coaster_table(folder: Path) -> None:
-    """What a coaster's token is worth to winning (2 players), under each agent."""
-    rows = {a: {c["coaster"]: c for c in _load(folder, f"coasters-{a}-2p.json")["coasters"]}
-            for a in AGENTS}  # fmt: skip
-    print(
-        "| coaster | points A / B | `strategic`: held − not held (points) | "
-        "`value`: held − not held (points) |"
-    )
-    print("|---|---|---|---|")
-    for cid, c in rows["strategic"].items():
-        v = rows["value"][cid]
-        cells = [f"{100 * x['effect']:+.1f} [{100 * x['effect_low']:+.1f}, "
-                 f"{100 * x['effect_high']:+.1f}]" for x in (c, v)]  # fmt: skip
-        print(
-            f"| {c['combination']} | {c['side_a']} / {c['side_b_1']}-{c['side_b_2']} | "
-            f"{cells[0]} | {cells[1]} |"
-        )
+def update_tables(text: str, tables: dict[str, Any]) -> str:
+    """``text`` with the Markdown table after each ``<!-- table: NAME -->`` line replaced."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        out.append(lines[i])
+        name = lines[i].removeprefix("<!-- table: ").removesuffix(" -->")
+        i += 1
+        if lines[i - 1].startswith("<!-- table: "):
+            while i < len(lines) and lines[i].startswith("|"):
+                i += 1
+            out.append(markdown(tables[name]))
+    return "\n".join(out)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--run", type=Path, default=None)
-    parser.add_argument("--tables", type=Path, default=None)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--run", type=Path, metavar="DIR", help="play the runs missing in DIR")
+    parser.add_argument("--summary", type=Path, metavar="DIR", help="DIR's runs -> the data file")
+    parser.add_argument("--tables", action="store_true", help="print the docs' tables")
+    parser.add_argument(
+        "--update",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
+        help="rewrite the tables after each FILE's markers",
+    )
+    parser.add_argument("--figures", type=Path, metavar="DIR", help="write the figures to DIR")
     args = parser.parse_args()
     if args.run:
         run(args.run)
+    if args.summary:
+        text = json.dumps(summary(args.summary), indent=1, allow_nan=False) + "\n"
+        tmp = data_path().with_suffix(".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(data_path())  # whole or not at all
+        print(f"wrote {data_path()}")
     if args.tables:
-        tables(args.tables)
-        print()
-        coaster_table(args.tables)
+        print(
+            "\n\n".join(
+                f"<!-- table: {k} -->\n{markdown(v)}" for k, v in doc_tables(strong_play()).items()
+            )
+        )
+    for path in args.update or ():
+        text = update_tables(path.read_text(encoding="utf-8"), doc_tables(strong_play()))
+        path.write_text(text, encoding="utf-8")
+        print(f"updated {path}")
+    if args.figures:
+        from pinastats.report.strong_figures import write_figures
+
+        for path in write_figures(strong_play(), args.figures):
+            print(f"wrote {path}")
 
 
 if __name__ == "__main__":

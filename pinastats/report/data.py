@@ -17,6 +17,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from pinastats.agents.protocol import AgentProtocol
+from pinastats.balance.strong import StrongPlay, strong_play
 from pinastats.dice.errors import at_least, at_least_or_none
 from pinastats.errors import PinastatsError
 from pinastats.game import Catalogue, GameConfig, Rules, load_catalogue
@@ -68,6 +69,8 @@ class Report:
             points), or None (``designer_games=0``).
         playing_to_win: the win-probability coach against the points advice, or None
             (``win_positions=0``).
+        strong_play: the shipped strong-play measurements (``value`` self-play beside
+            ``strategic``), or None when the report's game is not the shipped one.
     """
 
     players: int
@@ -84,6 +87,7 @@ class Report:
     versions: tuple[tuple[str, str], ...]
     designer: Designer | None = None
     playing_to_win: PlayingToWin | None = None
+    strong_play: StrongPlay | None = None
 
     @property
     def games(self) -> int:
@@ -227,4 +231,11 @@ def build_report(
         versions=_versions(),
         designer=designer,
         playing_to_win=playing_to_win,
+        strong_play=_shipped_strong_play(catalogue),
     )
+
+
+def _shipped_strong_play(catalogue: Catalogue) -> StrongPlay | None:
+    """The shipped strong-play measurements when ``catalogue`` is the shipped one."""
+    shipped = _digest(load_catalogue(None))
+    return strong_play() if _digest(catalogue) == shipped else None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pinastats.balance.strong import BASELINE, STRONG
 from pinastats.game.rules import EndReason, Rules
 from pinastats.report.coasters import CoasterRow
 from pinastats.report.data import Report
@@ -106,13 +107,38 @@ def agent_ladder(mixed: RunStats, players: int) -> str:
     )
 
 
+def strong_first_player(report: Report) -> str | None:
+    """The first-player advantage on strong play (the shipped ``value`` self-play), if shown."""
+    sp = report.strong_play
+    if sp is None:
+        return None
+    n, hh = report.players, report.happy_hour
+    s = sp.seats
+    rows = {
+        agent: s[(s["agent"] == agent) & (s["players"] == n) & (s["position"] == 1)
+                 & (s["happy_hour"] == hh)].iloc[0]
+        for agent in (STRONG, BASELINE)
+    }  # fmt: skip
+    r = rows[STRONG]
+    rate = Rate(round(float(r.win_rate) * int(r.games)), int(r.games))
+    fair = 1 / n
+    return (
+        f"On strong play ({STRONG} self-play, {count(int(r.games))} games, shipped "
+        f"measurements) the first player wins {with_ci(rate)}: {verdict(rate, fair)} "
+        f"({BASELINE} self-play in the same runs: {percent(float(rows[BASELINE].win_rate))}). "
+        "The Strong play pages say which findings hold."
+    )
+
+
 def headlines(report: Report) -> list[str]:
     """The cover page's findings, most useful at the table first."""
     sims = report.simulations
+    strong = strong_first_player(report)
     return [
         best_coasters(report),
         easiest_hardest(report),
         first_player(sims.self_play, report.players),
+        *([strong] if strong else []),
         how_games_end(sims.self_play, report.rules),
         agent_ladder(sims.mixed, report.players),
     ]
