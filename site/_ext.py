@@ -5,6 +5,8 @@
   (nested ones too) with its usage, description, every option and its epilog. The
   help texts are plain text, as ``--help`` prints them (never read as reST).
 * ``pinastats-reports``: every PDF of ``reports/`` as a download link.
+* A notebook's interactive widget (the board of ``pinastats.play``) cannot run on a
+  static page: its output is replaced by a note pointing to the page on playing.
 * Markdown included from another folder (``docs/headlines.md`` into ``site/index.md``)
   gets its relative links and images rewritten from the included file's folder, so
   they resolve as they do on GitHub.
@@ -154,6 +156,33 @@ def relink_included(
     content[0] = RELATIVE_LINK.sub(lambda m: f"{m[1]}{prefix}/{m[2]}", content[0])
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_NOTE = (
+    "Here the notebook shows the board, a live widget: run the notebook in JupyterLab "
+    "to play (this page is a static copy). The board is pictured on "
+)
+
+
+def replace_widgets(app: Sphinx, doctree: nodes.document) -> None:
+    """Put a note where a notebook's output is a live widget (it needs a kernel).
+
+    MyST-NB keeps each output as a bundle of its mime types until it writes the page;
+    a bundle with a widget view is replaced whole (its text is only the object's repr).
+    """
+    for bundle in list(doctree.findall(nodes.container)):
+        if bundle.get("nb_element") != "mime_bundle":
+            continue
+        if WIDGET_VIEW not in [child.get("mime_type") for child in bundle.children]:
+            continue
+        link = addnodes.pending_xref(
+            "", refdomain="std", reftype="doc", reftarget="/docs/play", refexplicit=True
+        )
+        link += nodes.inline("", "Playing on a board")
+        note = nodes.paragraph("", "", classes=["widget-note"])
+        note += [nodes.Text(WIDGET_NOTE), link, nodes.Text(".")]
+        bundle.replace_self(note)
+
+
 def list_other_docs(app: Sphinx, docname: str, source: list[str]) -> None:
     """Give the landing page a "More" table of contents of the ``docs/`` pages it omits.
 
@@ -181,4 +210,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("pinastats-reports", ReportsDirective)
     app.connect("include-read", relink_included)
     app.connect("source-read", list_other_docs)
+    app.connect("doctree-read", replace_widgets)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

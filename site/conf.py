@@ -88,6 +88,9 @@ nb_execution_timeout = -1
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_merge_streams = True
+# a widget needs a kernel: site/_ext.py puts a note in its place, so no widget scripts
+# are loaded from elsewhere
+nb_ipywidgets_js: dict[str, dict[str, str]] = {}
 
 # API reference: the docstrings, members in source order, type hints in the description
 autodoc_member_order = "bysource"

@@ -18,6 +18,7 @@ import argparse
 import contextlib
 import functools
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -127,6 +128,10 @@ def check_the_notebook_page(site: Site, notebook: Path) -> None:
     assert len(images) >= min(figures, 1), f"{page.name}: {figures} figure calls, no image"
     for image in images:
         assert str(image.get("src", "")).startswith("data:image/png;base64,")
+    # a live widget cannot run on a static page: a note stands in its place
+    assert "widget-view+json" not in text, f"{page.name} embeds a widget view"
+    if re.search(r"(?<![\w.])play\(", code):  # pinastats.play: the board widget
+        assert "widget-note" in text, f"{page.name}: no note where the board would be"
 
 
 def check_every_image_has_alt_text_that_says_something(site: Site) -> None:
@@ -229,18 +234,33 @@ def check_the_reports_are_linked_and_copied(site: Site) -> None:
 
 @contextlib.contextmanager
 def served(site: Site) -> Iterator[str]:
+    """The built site over HTTP on a free local port; every file asked for must be there."""
+    missing: list[str] = []
+
     class Quiet(SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
+        def send_error(
+            self, code: int, message: str | None = None, explain: str | None = None
+        ) -> None:
+            if self.path != "/favicon.ico":  # the browser's own guess; the site has none
+                missing.append(f"{code} {self.path}")
+            super().send_error(code, message, explain)
+
+    class Server(ThreadingHTTPServer):
+        def handle_error(self, request: Any, client_address: Any) -> None:
+            pass  # a page closed before its answer was sent: nothing to report
+
     handler = functools.partial(Quiet, directory=str(site.html))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = Server(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}/"
     finally:
         server.shutdown()
         server.server_close()
+    assert not missing, f"the pages asked for files the site does not have: {missing}"
 
 
 @contextlib.contextmanager
