@@ -139,7 +139,9 @@ def comparisons(sp: StrongPlay | None = None) -> pd.DataFrame:
     compares which side of the fair share 1/n its 95% interval lies on (above,
     below, or holding it); a starting-score verdict compares the fairest vectors;
     the coaster verdict the best and worst tokens and the rank correlation; a
-    what-if verdict the direction of the skill measure against the rulebook's.
+    what-if verdict the direction of the skill measure's change from the rulebook
+    (the stronger agent's heads-up win rate: ``strategic`` vs ``ev`` in the
+    ``strategic`` column, ``value`` vs ``strategic`` in the ``strong_play`` column).
     """
     sp = strong_play() if sp is None else sp
     rows: list[dict[str, str]] = []
@@ -153,8 +155,8 @@ def comparisons(sp: StrongPlay | None = None) -> pd.DataFrame:
         rows.append(
             {
                 "topic": "turn order" + (", Happy Hour" if hh else ""),
-                "finding": f"{players} players: the {word} player's win rate "
-                f"(fair {100 * fair:.1f}%)",
+                "finding": f"{players} players{', Happy Hour' if hh else ''}: the {word} "
+                f"player's win rate (fair {100 * fair:.1f}%)",
                 "strategic": pct(a.win_rate, a.ci_low, a.ci_high),
                 "strong_play": pct(b.win_rate, b.ci_low, b.ci_high),
                 "verdict": verdict
@@ -261,10 +263,9 @@ def _what_if_rows(sp: StrongPlay) -> list[dict[str, str]]:
         rows.append(
             {
                 "topic": "what-if skill",
-                "finding": f"{name}: the stronger agent's heads-up win rate "
-                "(change from the rulebook)",
-                "strategic": f"strategic vs ev {cells[0]}",
-                "strong_play": f"value vs strategic {cells[1]}",
+                "finding": f"{name}: the skill measure (change from the rulebook)",
+                "strategic": cells[0],
+                "strong_play": cells[1],
                 "verdict": verdict,
             }
         )
