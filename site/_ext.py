@@ -203,6 +203,13 @@ def list_other_docs(app: Sphinx, docname: str, source: list[str]) -> None:
         source[0] += f"\n```{{toctree}}\n:caption: More\n:maxdepth: 1\n\n{entries}```\n"
 
 
+def reread_landing_page(
+    app: Sphinx, env: Any, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """Read the landing page at every build: its "More" list depends on ``docs/``."""
+    return [app.config.root_doc]
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the directives, the link rewriting and the "More" table of contents."""
     app.add_config_value("pinastats_not_pages", [], "env")
@@ -211,4 +218,5 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("include-read", relink_included)
     app.connect("source-read", list_other_docs)
     app.connect("doctree-read", replace_widgets)
+    app.connect("env-get-outdated", reread_landing_page)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
