@@ -119,7 +119,7 @@ def _verdict(before: int, after: int, neutral: str) -> str:
     if before == after:
         return "holds"
     if before == 0 or after == 0:
-        return f"changes ({neutral} under one agent only)"
+        return f"changes ({neutral})"
     return "changes (reversed)"
 
 
@@ -150,7 +150,7 @@ def comparisons(sp: StrongPlay | None = None) -> pd.DataFrame:
         fair = 1 / players
         a, b = (_seat(sp, ag, players, position, hh) for ag in AGENTS)
         side = _side(b.ci_low, b.ci_high, fair)
-        verdict = _verdict(_side(a.ci_low, a.ci_high, fair), side, "fair")
+        verdict = _verdict(_side(a.ci_low, a.ci_high, fair), side, "fair under one agent only")
         word = "first" if position == 1 else "last" if position == players else f"#{position}"
         rows.append(
             {
@@ -256,7 +256,7 @@ def _what_if_rows(sp: StrongPlay) -> list[dict[str, str]]:
         verdict = (
             "not measured on strong play"
             if sides[1] is None
-            else _verdict(sides[0], sides[1], "no measurable change")
+            else _verdict(sides[0], sides[1], "measurable under one agent only")
             if sides[0] is not None
             else "-"
         )

@@ -100,7 +100,10 @@ def measure_variant(
     why = _cannot_play(agent, config)
     if why is not None:
         if fallback is None:
-            raise AgentError(f"variant {variant.name!r}: {why}; give a fallback agent for it (fallback=, --fallback)")
+            raise AgentError(
+                f"variant {variant.name!r}: {why}; give a fallback agent for it "
+                "(fallback=, --fallback)"
+            )
         player, note = fallback, f"{fallback} plays: {why}"
         why = _cannot_play(fallback, config)
         if why is not None:
@@ -189,7 +192,10 @@ def what_if(
         for v in chosen:
             why = _cannot_play(agent, v.config(players))
             if why is not None:
-                raise AgentError(f"variant {v.name!r}: {why}; give a fallback agent for it (fallback=, --fallback)")
+                raise AgentError(
+                    f"variant {v.name!r}: {why}; give a fallback agent for it "
+                    "(fallback=, --fallback)"
+                )
     rows = []
     for v in chosen:
         if progress:

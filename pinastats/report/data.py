@@ -31,6 +31,7 @@ from pinastats.report.designer_data import (
     run_designer,
 )
 from pinastats.report.holds import HoldSheet, ValueKind, hold_sheets, value_sheet
+from pinastats.report.ladder_data import Ladder, shipped_ladder
 from pinastats.report.sims import Simulations, run_simulations
 from pinastats.report.win_data import (
     DEFAULT_WIN_PLAYOUTS,
@@ -71,6 +72,8 @@ class Report:
             (``win_positions=0``).
         strong_play: the shipped strong-play measurements (``value`` self-play beside
             ``strategic``), or None when the report's game is not the shipped one.
+        ladder: the shipped strength ladder (two-player games of the shipped game), or
+            None when the report's game is not the shipped one.
     """
 
     players: int
@@ -88,6 +91,7 @@ class Report:
     designer: Designer | None = None
     playing_to_win: PlayingToWin | None = None
     strong_play: StrongPlay | None = None
+    ladder: Ladder | None = None
 
     @property
     def games(self) -> int:
@@ -232,10 +236,15 @@ def build_report(
         designer=designer,
         playing_to_win=playing_to_win,
         strong_play=_shipped_strong_play(catalogue),
+        ladder=shipped_ladder() if _is_shipped(catalogue) else None,
     )
+
+
+def _is_shipped(catalogue: Catalogue) -> bool:
+    """Whether ``catalogue`` holds the shipped coasters (whatever file it came from)."""
+    return _digest(catalogue) == _digest(load_catalogue(None))
 
 
 def _shipped_strong_play(catalogue: Catalogue) -> StrongPlay | None:
     """The shipped strong-play measurements when ``catalogue`` is the shipped one."""
-    shipped = _digest(load_catalogue(None))
-    return strong_play() if _digest(catalogue) == shipped else None
+    return strong_play() if _is_shipped(catalogue) else None

@@ -8,13 +8,14 @@ so the two are told apart without a legend too; error bars are 95% intervals.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 from matplotlib.axes import Axes
 
 from pinastats.balance.strong import AGENTS, BASELINE, STRONG, StrongPlay, skill_columns
+from pinastats.report.ladder_data import LadderRow
 from pinastats.report.typeset import ACCENT, INK, MUTED, RULE
 
 COLOURS = {BASELINE: "#8c96a0", STRONG: ACCENT}
@@ -67,14 +68,7 @@ def seat_chart(ax: Axes, sp: StrongPlay, happy_hour: bool = False) -> None:
             x0 += 1
         ax.hlines(100 / n, x0 - n - 0.45, x0 - 0.55, color=INK, lw=0.9, ls="--")
         ax.text(
-            x0 - n / 2 - 0.5,
-            4,
-            f"{n} players",
-            ha="center",
-            va="bottom",
-            color=INK,
-            fontsize=8,
-            bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.5},
+            x0 - n / 2 - 0.5, 57, f"{n} players", ha="center", va="top", color=INK, fontsize=8.5
         )
         x0 += 0.7
     ax.set_xticks(ticks, labels)
@@ -83,7 +77,7 @@ def seat_chart(ax: Axes, sp: StrongPlay, happy_hour: bool = False) -> None:
     ax.set_ylim(0, 60)
     ax.grid(axis="y", color=RULE, lw=0.5)
     ax.set_axisbelow(True)
-    ax.legend(frameon=False, fontsize=8, loc="upper right")
+    ax.legend(frameon=False, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2)
 
 
 def coaster_chart(ax: Axes, sp: StrongPlay) -> None:
@@ -143,6 +137,20 @@ def what_if_chart(ax: Axes, sp: StrongPlay) -> None:
     ax.grid(axis="x", color=RULE, lw=0.5)
     ax.set_axisbelow(True)
     ax.legend(frameon=False, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2)
+
+
+def ladder_chart(ax: Axes, rows: Sequence[LadderRow]) -> None:
+    """Each agent's Elo rating with its 95% interval, strongest on top."""
+    rows = sorted(rows, key=lambda r: r.elo)
+    y = np.arange(len(rows))
+    for yy, r in zip(y, rows, strict=True):
+        colour = COLOURS.get(r.agent, INK)
+        ax.errorbar(r.elo, yy, xerr=[[r.elo - r.low], [r.high - r.elo]], fmt="o", ms=4,
+                    lw=1.0, color=colour, capsize=2)  # fmt: skip
+    ax.set_yticks(y, [r.agent for r in rows], fontsize=8)
+    ax.set_xlabel("Elo (Bradley–Terry), 95% interval")
+    ax.grid(axis="x", color=RULE, lw=0.5)
+    ax.set_axisbelow(True)
 
 
 def write_figures(sp: StrongPlay, folder: str | Path) -> list[Path]:

@@ -75,7 +75,7 @@ def test_the_guest_page(two_players: Written) -> None:
     titles = page_titles(report)
     assert titles.count(SECTION) == 1
     assert SECTION not in page_titles(two_players.report)
-    assert titles.index(SECTION) == titles.index(METHODOLOGY) - 1
+    assert titles.index(SECTION) == titles.index("Strong play") - 1
     figures = render(report)
     page = figures[titles.index(SECTION)]
     texts = [t.get_text() for t in page.findobj(Text)]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
@@ -26,13 +29,14 @@ def _pages(written: Written) -> list[Figure]:
 
 def test_the_shipped_game_shows_its_verdicts_and_names_both_agents(two_players: Written) -> None:
     titles = page_titles(two_players.report)
-    assert titles.count(SECTION) == 2  # turn order and starting scores; coasters and rules
-    assert titles.index(METHODOLOGY) == titles.index(SECTION) + 2
+    # turn order and starting scores; coasters and rules; the strength ladder
+    assert titles.count(SECTION) == 3
+    assert titles.index(METHODOLOGY) == titles.index(SECTION) + 3
     pages = _pages(two_players)
     with style():
         for fig in pages:
             assert page_problems(fig) == []
-    first, second = (_text(fig) for fig in pages)
+    first, second, _ = (_text(fig) for fig in pages)
     table = comparisons(two_players.report.strong_play)
     mine = table[table["finding"].str.startswith("2 players")]
     for r in mine.itertuples():
@@ -41,7 +45,7 @@ def test_the_shipped_game_shows_its_verdicts_and_names_both_agents(two_players: 
         assert str(r.strategic) in page or r.strategic == "-", r.finding
     assert "strategic self-play" in first
     assert "value self-play (strong)" in first
-    assert "value plays the 4×4 grid only" in second
+    assert "value agent plays the 4×4 grid only" in second
     # the cover's headline names the strong agent and its number
     strong = [h for h in headlines(two_players.report) if h.startswith("On strong play")]
     assert len(strong) == 1
@@ -52,3 +56,33 @@ def test_another_catalogue_has_no_strong_play(four_players: Written) -> None:
     assert four_players.report.strong_play is None
     assert SECTION not in page_titles(four_players.report)
     assert not [h for h in headlines(four_players.report) if h.startswith("On strong play")]
+
+
+def test_the_ladder_page_shows_the_shipped_ladder(two_players: Written) -> None:
+    import json
+
+    from pinastats.report.ladder_data import ladder_path
+
+    ladder = two_players.report.ladder
+    assert ladder is not None
+    doc = json.loads(ladder_path().read_text(encoding="utf-8"))
+    assert [r.agent for r in ladder.rows] == [r["agent"] for r in doc["ratings"]]
+    assert ladder.games == sum(p["games"] for p in doc["pairs"])
+    for r in ladder.rows:
+        assert r.low <= r.elo <= r.high
+    page = _text(_pages(two_players)[-1])
+    assert "The strength ladder" in page
+    for r in ladder.rows:
+        assert f"{r.low:.0f} to {r.high:.0f}" in page
+
+
+def test_a_bad_ladder_file_is_refused(tmp_path: Path) -> None:
+    from pinastats.errors import MissingFileError, PinastatsError
+    from pinastats.report.ladder_data import shipped_ladder
+
+    with pytest.raises(MissingFileError, match="no ladder file"):
+        shipped_ladder(tmp_path / "none.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"ratings": []}', encoding="utf-8")
+    with pytest.raises(PinastatsError, match="not a ladder file"):
+        shipped_ladder(bad)

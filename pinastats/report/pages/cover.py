@@ -18,6 +18,7 @@ SECTIONS = {
     "Playing to win": "the chance to win against the points of this turn: where they differ",
     "Your agents": "your agents against the built-in ones: win rates and verdicts",
     "Designer's notes": "fair starting scores, what-if rules, suggested coaster points",
+    "Strong play": "do the findings hold when both sides play well? The strength ladder",
     "Methodology and assumptions": "catalogue, rules as modelled, runs, software",
 }
 """What each section of the contents holds."""

@@ -86,12 +86,47 @@ def designer_page(report: Report, page: Page) -> None:
         "seats that took it minus that of the seats that took another coaster in the same "
         f"round. The skill measure of a variant: under {BASELINE}, {BASELINE}'s heads-up win "
         f"rate against ev; on strong play, {STRONG}'s against {BASELINE} (40,000 games each). "
-        f"{STRONG} plays the 4×4 grid only: the other layouts are not measured on strong play.",
+        f"The {STRONG} agent plays the 4×4 grid only: the other layouts are not measured on "
+        "strong play.",
         size=9, after=0.04,
     )  # fmt: skip
     page.table(_COLUMNS, _rows(mine), size=8)
     ax = page.axes(min(page.room, 2.8), left=1.1, bottom=0.5, top=0.1, right=0.2)
     strong_figures.what_if_chart(ax, sp)
+
+
+def ladder_page(report: Report, page: Page) -> None:
+    """Every agent on one Elo scale, with the strong-play agent among them."""
+    ladder = report.ladder
+    assert ladder is not None
+    page.title("The strength ladder")
+    page.paragraph(
+        f"Every built-in agent, the coach, the learned {STRONG} agent and OpenSpiel's MCTS "
+        f"(100 and 1,000 simulations a decision) in a round-robin of {ladder.players}-player "
+        f"games ({count(ladder.games)} games, seed {ladder.seed}, seats alternated), rated on "
+        "one Bradley–Terry scale in Elo points with 95% intervals, "
+        f"{ladder.anchor} at 0. The slow agents played few games: their intervals are wide. "
+        f"A difference of 100 Elo means the stronger side wins about 64% of its games.",
+        size=9, after=0.04,
+    )  # fmt: skip
+    rows: list[list[Box | str]] = [
+        [Box(r.agent, weight="bold" if r.agent in (STRONG, BASELINE) else "normal"),
+         f"{r.elo:.0f}", f"{r.low:.0f} to {r.high:.0f}", count(r.games)]
+        for r in ladder.rows
+    ]  # fmt: skip
+    page.table(
+        [Column("agent", 1.2), Column("Elo", 0.6, "right"), Column("95% interval", 1.2, "right"),
+         Column("games", 0.8, "right")],
+        rows, size=9,
+    )  # fmt: skip
+    page.paragraph(
+        f"Shipped measurement (data/strength-ladder.json, docs/strength-ladder.md), measured "
+        f"on {ladder.players}-player games whatever this report's player count; not played "
+        "for this report.",
+        size=8, colour=MUTED,
+    )  # fmt: skip
+    ax = page.axes(min(page.room, 3.0), left=1.0, bottom=0.5, top=0.1, right=0.3)
+    strong_figures.ladder_chart(ax, ladder.rows)
 
 
 def specs(report: Report) -> list[PageSpec]:
@@ -101,4 +136,6 @@ def specs(report: Report) -> list[PageSpec]:
     pages = [PageSpec(SECTION, lambda page: seats_page(report, page))]
     if report.players == 2:
         pages.append(PageSpec(SECTION, lambda page: designer_page(report, page)))
+    if report.ladder is not None:
+        pages.append(PageSpec(SECTION, lambda page: ladder_page(report, page)))
     return pages
