@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import io
+import json
 import os
 import stat
 import tempfile
@@ -26,7 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, BinaryIO
 
-from pinastats.errors import OutputError, PinastatsError
+from pinastats.errors import MissingFileError, OutputError, PinastatsError
 
 LOCK_SUFFIX = ".lock"
 """Added to a file's name to name the lock file of a run writing it (``games.csv.lock``)."""
@@ -275,3 +276,19 @@ def _remove_empty(folders: list[Path]) -> None:
     for folder in folders:
         with contextlib.suppress(OSError):
             folder.rmdir()
+
+
+def read_json(path: str | Path, what: str) -> Any:
+    """The JSON document at ``path``; a missing file or bad JSON is an error naming ``what``.
+
+    A missing file raises :class:`~pinastats.errors.MissingFileError` ("PATH: no WHAT
+    file"), text that is not JSON a :class:`~pinastats.errors.PinastatsError` ("PATH: not
+    a WHAT file (reason)").
+    """
+    source = Path(path)
+    try:
+        return json.loads(source.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise MissingFileError(f"{source}: no {what} file", str(source)) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise PinastatsError(f"{source}: not a {what} file ({exc})") from None

@@ -17,7 +17,6 @@ rows name the agent that played them (``value`` plays the standard grid only, so
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
@@ -26,7 +25,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pinastats.errors import MissingFileError, PinastatsError
+from pinastats._files import read_json
+from pinastats.errors import PinastatsError
 
 STRONG = "value"
 """The strong agent of these measurements (the learned evaluator, one-turn look-ahead)."""
@@ -73,12 +73,9 @@ def data_path() -> Path:
 def strong_play(path: str | Path | None = None) -> StrongPlay:
     """The strong-play measurements from ``path`` (default: the shipped file)."""
     source = data_path() if path is None else Path(path)
-    try:
-        data = json.loads(source.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise MissingFileError(f"{source}: no strong-play file", str(source)) from None
-    except json.JSONDecodeError as exc:
-        raise PinastatsError(f"{source}: not a strong-play file ({exc})") from None
+    data = read_json(source, "strong-play")
+    if not isinstance(data, dict):
+        raise PinastatsError(f"{source}: not a strong-play file (not a JSON object)")
     missing = {"seats", "ends", "starting_scores", "coasters", "what_if", "about"} - set(data)
     if missing:
         raise PinastatsError(f"{source}: not a strong-play file, missing {sorted(missing)}")

@@ -7,12 +7,11 @@ the learned evaluator and OpenSpiel's MCTS, rated on one Bradley–Terry (Elo) s
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from importlib.resources import files
 from pathlib import Path
 
-from pinastats.errors import MissingFileError, PinastatsError
+from pinastats.errors import PinastatsError
+from pinastats.ratings.document import strength_ladder
 
 
 @dataclass(frozen=True)
@@ -38,20 +37,11 @@ class Ladder:
     players: int
 
 
-def ladder_path() -> Path:
-    """The shipped ``strength-ladder.json``."""
-    return Path(str(files("pinastats.data") / "strength-ladder.json"))
-
-
 def shipped_ladder(path: str | Path | None = None) -> Ladder:
-    """The ladder of ``path`` (default: the shipped file)."""
-    source = ladder_path() if path is None else Path(path)
-    try:
-        doc = json.loads(source.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise MissingFileError(f"{source}: no ladder file", str(source)) from None
-    except json.JSONDecodeError as exc:
-        raise PinastatsError(f"{source}: not a ladder file ({exc})") from None
+    """The ladder of ``path`` (default: the shipped file), read by
+    :func:`pinastats.ratings.document.strength_ladder`.
+    """
+    doc = strength_ladder(path)
     try:
         rows = tuple(
             LadderRow(str(r["agent"]), float(r["elo"]), float(r["elo_low"]),
@@ -67,4 +57,4 @@ def shipped_ladder(path: str | Path | None = None) -> Ladder:
             players=int(doc["config"]["players"]),
         )
     except (KeyError, TypeError, ValueError) as exc:
-        raise PinastatsError(f"{source}: not a ladder file (missing or bad {exc})") from None
+        raise PinastatsError(f"{path}: not a strength-ladder file (missing or bad {exc})") from None

@@ -61,7 +61,7 @@ def test_another_catalogue_has_no_strong_play(four_players: Written) -> None:
 def test_the_ladder_page_shows_the_shipped_ladder(two_players: Written) -> None:
     import json
 
-    from pinastats.report.ladder_data import ladder_path
+    from pinastats.ratings.document import data_path as ladder_path
 
     ladder = two_players.report.ladder
     assert ladder is not None
@@ -80,9 +80,9 @@ def test_a_bad_ladder_file_is_refused(tmp_path: Path) -> None:
     from pinastats.errors import MissingFileError, PinastatsError
     from pinastats.report.ladder_data import shipped_ladder
 
-    with pytest.raises(MissingFileError, match="no ladder file"):
+    with pytest.raises(MissingFileError, match="no strength-ladder file"):
         shipped_ladder(tmp_path / "none.json")
     bad = tmp_path / "bad.json"
     bad.write_text('{"ratings": []}', encoding="utf-8")
-    with pytest.raises(PinastatsError, match="not a ladder file"):
+    with pytest.raises(PinastatsError, match="not a strength-ladder file"):
         shipped_ladder(bad)
