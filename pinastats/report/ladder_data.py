@@ -38,8 +38,9 @@ class Ladder:
 
 
 def shipped_ladder(path: str | Path | None = None) -> Ladder:
-    """The ladder of ``path`` (default: the shipped file), read by
-    :func:`pinastats.ratings.document.strength_ladder`.
+    """The ladder of ``path`` (default: the shipped file).
+
+    Read by :func:`pinastats.ratings.document.strength_ladder`.
     """
     doc = strength_ladder(path)
     try:
