@@ -113,3 +113,11 @@ def test_mcts_without_openspiel(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> No
     error = cli("ladder", "--agents", "ev,mcts100", "--games", "2").one_error_line()
     assert "pip install 'pinastats[openspiel]'" in error
     assert "'mcts100'" in error
+
+
+def test_help(cli: Cli) -> None:
+    done = cli("ladder", "--help")
+    assert done.code == 0
+    assert "95% intervals" in done.out
+    assert "%%" not in done.out
+    assert "pinastats[openspiel]" in done.out
