@@ -45,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         description=(
             "Play every pair of agents (two-player games, the first move alternating, "
             "reproducible from --seed on any number of workers) and fit their strengths "
-            "(Bradley-Terry, maximum likelihood) on the Elo scale with 95%% intervals "
+            "(Bradley-Terry, maximum likelihood) on the Elo scale with 95% intervals "
             "(Wald, from the Fisher information). Agents: random, greedy, ev, strategic, "
             "rollout, value, coach (with parameters, e.g. 'coach(leaf=value,depth=2)'), "
             "one's own as FILE.py:Class, and OpenSpiel's MCTS as mcts100, mcts1000 or "
