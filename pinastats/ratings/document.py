@@ -58,7 +58,7 @@ def strength_ladder(path: str | Path | None = None) -> dict[str, Any]:
 
 
 def _number(x: Any) -> Any:
-    """A JSON-friendly number: ints stay ints, floats rounded, NaN as None."""
+    """A JSON number: whole ones as ints, NaN as None, else 4 decimals (6 digits below 1)."""
     if isinstance(x, bool):
         return x
     if hasattr(x, "item"):
@@ -66,7 +66,9 @@ def _number(x: Any) -> Any:
     if isinstance(x, float):
         if math.isnan(x):
             return None
-        return int(x) if x.is_integer() and abs(x) < 2**53 else round(x, 6)
+        if x.is_integer() and abs(x) < 2**53:
+            return int(x)
+        return round(x, 4) if abs(x) >= 1 else float(f"{x:.6g}")  # p-values keep their digits
     return x
 
 
