@@ -273,12 +273,12 @@ def _blocks(
         hashes = [zlib.crc32(first.encode()), zlib.crc32(second.encode())]
         blocks = []
         for index in range(math.ceil(count / size)):
-            seeds = tuple(
+            opener, other = (
                 int(np.random.SeedSequence([seed, *hashes, index, mover]).generate_state(1)[0])
                 for mover in (0, 1)
             )
             start = index * size
-            blocks.append(_Block(pair, index, start, min(size, count - start), seeds))  # type: ignore[arg-type]
+            blocks.append(_Block(pair, index, start, min(size, count - start), (opener, other)))
         per_pair.append(blocks)
     for k in range(max((len(b) for b in per_pair), default=0)):
         yield from (blocks[k] for blocks in per_pair if k < len(blocks))
@@ -310,7 +310,8 @@ def _play_block(
         counts[2] += int((winner < 0).sum())
         counts[3] += n if mover == seat_of_a else 0
         counts[4] += int((winner == mover).sum())
-    return (*counts, time.perf_counter() - started)  # type: ignore[return-value]
+    a_wins, b_wins, draws, a_first, mover_wins = counts
+    return a_wins, b_wins, draws, a_first, mover_wins, time.perf_counter() - started
 
 
 def _run(
