@@ -13,7 +13,6 @@ from pinastats.game import GameConfig
 from pinastats.report import render
 from pinastats.report.pages import page_titles
 from pinastats.report.pages.guests import SECTION
-from pinastats.report.pages.methodology import SECTION as METHODOLOGY
 from pinastats.report.sims import AGENTS, MAX_GUESTS, check_guests, run_seed, run_simulations
 from pinastats.report.typeset import style
 from pinastats.report.typeset.check import page_problems

@@ -86,3 +86,20 @@ def test_a_bad_ladder_file_is_refused(tmp_path: Path) -> None:
     bad.write_text('{"ratings": []}', encoding="utf-8")
     with pytest.raises(PinastatsError, match="not a strength-ladder file"):
         shipped_ladder(bad)
+
+
+def test_the_readme_ladder_is_the_shipped_one() -> None:
+    """README.md's ladder table shows data/strength-ladder.json's ratings, in its order."""
+    import re
+
+    from pinastats.report.ladder_data import shipped_ladder
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Strength ladder", 1)[1].split("\n## ", 1)[0]
+    shown = re.findall(r"^\| `([^`]+)` \| ([+-]\d+) \| ([^|]+) \| ([\d,]+) \|$", section, re.M)
+    ladder = shipped_ladder()
+    assert [row[0] for row in shown] == [r.agent for r in ladder.rows]
+    for (agent, elo, interval, games), r in zip(shown, ladder.rows, strict=True):
+        assert elo == f"{r.elo:+.0f}", agent
+        assert interval.strip() in (f"{r.low:+.0f} to {r.high:+.0f}", "—"), agent
+        assert games == f"{r.games:,}", agent
