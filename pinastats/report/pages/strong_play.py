@@ -71,7 +71,7 @@ def seats_page(report: Report, page: Page) -> None:
         "(data/strong-play.json, benchmarks/strong_play.py), not played for this report.",
         size=8, colour=MUTED,
     )  # fmt: skip
-    ax = page.axes(min(page.room, 2.6), left=0.7, bottom=0.5, top=0.1, right=0.2)
+    ax = page.axes(min(page.room, 2.9), left=0.7, bottom=0.5, top=0.4, right=0.2)
     strong_figures.seat_chart(ax, sp)
 
 
@@ -91,7 +91,7 @@ def designer_page(report: Report, page: Page) -> None:
         size=9, after=0.04,
     )  # fmt: skip
     page.table(_COLUMNS, _rows(mine), size=8)
-    ax = page.axes(min(page.room, 2.8), left=1.1, bottom=0.5, top=0.1, right=0.2)
+    ax = page.axes(min(page.room, 3.1), left=1.1, bottom=0.5, top=0.4, right=0.2)
     strong_figures.what_if_chart(ax, sp)
 
 
