@@ -2,7 +2,8 @@
 
     python benchmarks/strong_play.py --run DIR              # the runs, as JSON files in DIR
     python benchmarks/strong_play.py --summary DIR          # DIR's runs -> data/strong-play.json
-    python benchmarks/strong_play.py --tables               # the tables of docs/strong-play.md
+    python benchmarks/strong_play.py --tables               # the docs' tables, as Markdown
+    python benchmarks/strong_play.py --update docs/strong-play.md docs/headlines.md  # in place
     python benchmarks/strong_play.py --figures docs         # the figures of the docs and the site
 
 Each run is a ``pinastats`` command with ``--format json`` written to ``DIR``; the

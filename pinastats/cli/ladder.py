@@ -29,6 +29,7 @@ from pinastats.cli._common import (
 if TYPE_CHECKING:
     from pinastats.agents.protocol import AgentProtocol
     from pinastats.game.config import GameConfig
+    from pinastats.ratings.document import RunInfo
     from pinastats.ratings.round_robin import RoundRobin
 
 _EXAMPLE = (
@@ -198,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         progress=not args.quiet,
     )
-    run_info = {
+    run_info: RunInfo = {
         "command": " ".join(["pinastats", *map(shlex.quote, sys.argv[1:])])
         if sys.argv and os.path.basename(sys.argv[0]) in ("pinastats", "__main__.py")
         else None,
@@ -217,7 +218,7 @@ def _rate(
     result: RoundRobin,
     config: GameConfig,
     anchor: str | None,
-    run_info: dict[str, Any],
+    run_info: RunInfo,
 ) -> int:
     """Fit the games, print the ladder and save it.
 

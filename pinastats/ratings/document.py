@@ -20,7 +20,7 @@ import json
 import math
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from pinastats import __version__
 from pinastats.errors import MissingFileError, PinastatsError
@@ -29,6 +29,18 @@ from pinastats.ratings.bradley_terry import BradleyTerryFit
 from pinastats.ratings.round_robin import PairResult, RoundRobin
 
 SCHEMA = "pinastats-ladder/1"
+
+
+class RunInfo(TypedDict, total=False):
+    """How a ladder run went, as its document records it (each field may be left out)."""
+
+    command: str | None
+    started: str | None
+    finished: str | None
+    workers: int | None
+    cpu_count: int | None
+    load_start: tuple[float, float, float] | None
+    load_end: tuple[float, float, float] | None
 
 
 def data_path() -> Path:
@@ -76,26 +88,21 @@ def games_document(
     result: RoundRobin,
     *,
     config: GameConfig,
-    command: str | None = None,
-    started: str | None = None,
-    finished: str | None = None,
-    workers: int | None = None,
-    cpu_count: int | None = None,
-    load_start: tuple[float, float, float] | None = None,
-    load_end: tuple[float, float, float] | None = None,
+    **run: Unpack[RunInfo],
 ) -> dict[str, Any]:
     """The document without ratings: the run and its games (no ``fitted_a_score``)."""
     scores = config.starting_scores
+    load_start, load_end = run.get("load_start"), run.get("load_end")
     return {
         "schema": SCHEMA,
-        "command": command,
+        "command": run.get("command"),
         "seed": result.seed,
         "agents": list(result.names),
-        "started": started,
-        "finished": finished,
+        "started": run.get("started"),
+        "finished": run.get("finished"),
         "seconds": round(result.seconds, 1),
-        "workers": workers,
-        "cpu_count": cpu_count,
+        "workers": run.get("workers"),
+        "cpu_count": run.get("cpu_count"),
         "load_average": {
             "start": None if load_start is None else [round(x, 2) for x in load_start],
             "end": None if load_end is None else [round(x, 2) for x in load_end],
@@ -116,7 +123,7 @@ def games_document(
     }
 
 
-def round_robin_from(document: dict[str, Any]) -> tuple[RoundRobin, dict[str, Any]]:
+def round_robin_from(document: dict[str, Any]) -> tuple[RoundRobin, RunInfo]:
     """The games of a saved document, and its run's details (for :func:`ladder_document`)."""
     if document.get("schema") != SCHEMA:
         raise ValueError(f"schema {document.get('schema')!r}, expected {SCHEMA!r}")
@@ -129,7 +136,7 @@ def round_robin_from(document: dict[str, Any]) -> tuple[RoundRobin, dict[str, An
         float(document["seconds"]),
         tuple(load.get("during") or ()),
     )
-    info = {
+    info: RunInfo = {
         "command": document.get("command"),
         "started": document.get("started"),
         "finished": document.get("finished"),
@@ -160,23 +167,14 @@ def ladder_document(
     fit: BradleyTerryFit,
     *,
     config: GameConfig,
-    command: str | None = None,
-    started: str | None = None,
-    finished: str | None = None,
-    workers: int | None = None,
-    cpu_count: int | None = None,
-    load_start: tuple[float, float, float] | None = None,
-    load_end: tuple[float, float, float] | None = None,
+    **run: Unpack[RunInfo],
 ) -> dict[str, Any]:
     """The ladder's document (module docstring) from its games and their fit."""
     ratings = fit.ratings()
     rows = []
     for rank, row in enumerate(ratings.to_dict("records"), start=1):
         rows.append({"rank": rank} | {k: _number(v) for k, v in row.items()})
-    document = games_document(
-        result, config=config, command=command, started=started, finished=finished,
-        workers=workers, cpu_count=cpu_count, load_start=load_start, load_end=load_end,
-    )  # fmt: skip
+    document = games_document(result, config=config, **run)
     for pair in document["pairs"]:
         pair["fitted_a_score"] = _number(fit.win_probability(pair["a"], pair["b"]))
     games = document.pop("games")
