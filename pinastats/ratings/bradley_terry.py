@@ -168,7 +168,7 @@ def fit_bradley_terry(
     plain MLE, refused when it is infinite).
 
     >>> fit = fit_bradley_terry(["a", "b"], [[0, 30], [10, 0]], anchor="b")
-    >>> round(fit.strength[0], 4), round(fit.win_probability("a", "b"), 2)
+    >>> round(float(fit.strength[0]), 4), round(fit.win_probability("a", "b"), 2)
     (1.0986, 0.75)
     """
     labels = check_names(names)

@@ -51,8 +51,8 @@ def data_path() -> Path:
 def strength_ladder(path: str | Path | None = None) -> dict[str, Any]:
     """The ladder document at ``path`` (default: the shipped one), checked to have ratings.
 
-    >>> [row["agent"] for row in strength_ladder()["ratings"]][:1]  # doctest: +SKIP
-    ['coach']
+    >>> [row["agent"] for row in strength_ladder()["ratings"]][:2]
+    ['coach', 'value']
     """
     source = data_path() if path is None else Path(path)
     try:
