@@ -83,6 +83,22 @@ def _cannot_play(agent: str, config: GameConfig) -> str | None:
     return None
 
 
+def _self_play_agent(
+    variant: Variant, config: GameConfig, agent: str, fallback: str | None
+) -> tuple[str, str]:
+    """Who plays ``variant``'s self-play games, and why not ``agent`` ("" when it does)."""
+    why = _cannot_play(agent, config)
+    if why is None:
+        return agent, ""
+    if fallback is None:
+        raise AgentError(
+            f"variant {variant.name!r}: {why}; give a fallback agent for it (fallback=, --fallback)"
+        )
+    if (also := _cannot_play(fallback, config)) is not None:
+        raise AgentError(f"variant {variant.name!r}: the fallback cannot play it either: {also}")
+    return fallback, f"{fallback} plays: {why}"
+
+
 def measure_variant(
     variant: Variant,
     *,
@@ -96,18 +112,7 @@ def measure_variant(
 ) -> dict[str, Any]:
     """One row of :func:`what_if` for ``variant``."""
     config = variant.config(players)
-    player, note = agent, ""
-    why = _cannot_play(agent, config)
-    if why is not None:
-        if fallback is None:
-            raise AgentError(
-                f"variant {variant.name!r}: {why}; give a fallback agent for it "
-                "(fallback=, --fallback)"
-            )
-        player, note = fallback, f"{fallback} plays: {why}"
-        why = _cannot_play(fallback, config)
-        if why is not None:
-            raise AgentError(f"variant {variant.name!r}: the fallback cannot play it either: {why}")
+    player, note = _self_play_agent(variant, config, agent, fallback)
     res = simulate([player] * players, games, seed=seed, config=config, workers=workers)
     g = res.games
     rounds = g["rounds"].to_numpy(dtype=float)
@@ -188,14 +193,8 @@ def what_if(
     if fallback is not None:
         resolve_agent(fallback)
     chosen = variants() if chosen is None else chosen
-    if fallback is None:  # refuse before any game is played
-        for v in chosen:
-            why = _cannot_play(agent, v.config(players))
-            if why is not None:
-                raise AgentError(
-                    f"variant {v.name!r}: {why}; give a fallback agent for it "
-                    "(fallback=, --fallback)"
-                )
+    for v in chosen:  # a variant nobody can play is refused before any game is played
+        _self_play_agent(v, v.config(players), agent, fallback)
     rows = []
     for v in chosen:
         if progress:
