@@ -33,6 +33,8 @@ STRONG = "value"
 BASELINE = "strategic"
 """The agent of the earlier findings."""
 AGENTS = (BASELINE, STRONG)
+SKILL_COLUMNS = (f"skill_{BASELINE}_vs_ev", f"skill_{STRONG}_vs_{BASELINE}")
+"""The what-if skill measure of each side: ``strategic`` vs ``ev``, ``value`` vs ``strategic``."""
 
 
 @dataclass(frozen=True)
@@ -100,13 +102,16 @@ def _side(low: float, high: float, fair: float) -> int:
     return 1 if low > fair else -1 if high < fair else 0
 
 
-def _seat(sp: StrongPlay, agent: str, players: int, position: int, hh: bool = False) -> Any:
+def position_rate(
+    sp: StrongPlay, agent: str, players: int, position: int, happy_hour: bool = False
+) -> Any:
+    """The ``seats`` row of one position in turn order under ``agent`` (rulebook scores)."""
     s = sp.seats
     pick = (
         (s["agent"] == agent)
         & (s["players"] == players)
         & (s["position"] == position)
-        & (s["happy_hour"] == hh)
+        & (s["happy_hour"] == happy_hour)
     )
     return s[pick].iloc[0]
 
@@ -145,7 +150,7 @@ def comparisons(sp: StrongPlay | None = None) -> pd.DataFrame:
 
     def seat_row(players: int, position: int, hh: bool) -> None:
         fair = 1 / players
-        a, b = (_seat(sp, ag, players, position, hh) for ag in AGENTS)
+        a, b = (position_rate(sp, ag, players, position, hh) for ag in AGENTS)
         side = _side(b.ci_low, b.ci_high, fair)
         verdict = _verdict(_side(a.ci_low, a.ci_high, fair), side, "fair under one agent only")
         word = "first" if position == 1 else "last" if position == players else f"#{position}"
@@ -172,11 +177,7 @@ def comparisons(sp: StrongPlay | None = None) -> pd.DataFrame:
         for agent in AGENTS:
             r = st[(st["agent"] == agent) & (st["players"] == n) & (st["role"] == "fairest")]
             got.append(r.iloc[0])
-        texts = [
-            f"({', '.join(map(str, r.starting_scores))}): "
-            + " / ".join(f"{100 * x:.1f}" for x in r.seat_win_rates)
-            for r in got
-        ]
+        texts = [_vector(r) for r in got]
         same = list(got[0].starting_scores) == list(got[1].starting_scores)
         rows.append(
             {
@@ -224,15 +225,16 @@ def _group(names: list[str]) -> str:
     return ", ".join(names)
 
 
-def skill_columns(sp: StrongPlay) -> tuple[str, str]:
-    """The what-if skill measure of each side: ``strategic``-``ev``, ``value``-``strategic``."""
-    return f"skill_{BASELINE}_vs_ev", f"skill_{STRONG}_vs_{BASELINE}"
+def _difference(before: Any, after: Any, rate: str, low: str, high: str) -> tuple[float, float]:
+    """``after − before`` of two independent rates and its 95% half-width (from their intervals)."""
+    half = float(np.hypot((before[high] - before[low]) / 2, (after[high] - after[low]) / 2))
+    return float(after[rate] - before[rate]), half
 
 
 def _what_if_rows(sp: StrongPlay) -> list[dict[str, str]]:
     w = sp.what_if
     strong = w[w["run"] == STRONG].set_index("variant")
-    weak_col, strong_col = skill_columns(sp)
+    weak_col, strong_col = SKILL_COLUMNS
     base = strong.loc["rulebook"]
     rows = []
     for name, r in strong.iterrows():
@@ -245,9 +247,7 @@ def _what_if_rows(sp: StrongPlay) -> list[dict[str, str]]:
                 cells.append("not played")
                 sides.append(None)
                 continue
-            d = r[col] - base[col]
-            # the difference of two independent rates: its half-width from each interval's
-            half = float(np.hypot(r[f"{col}_high"] - r[col], base[f"{col}_high"] - base[col]))
+            d, half = _difference(base, r, col, f"{col}_low", f"{col}_high")
             cells.append(f"{100 * r[col]:.1f}% ({100 * d:+.1f} ± {100 * half:.1f})")
             sides.append(_side(d - half, d + half, 0.0))
         verdict = (
@@ -282,7 +282,7 @@ def seat_table(sp: StrongPlay, happy_hour: bool = False) -> pd.DataFrame:
     rows = []
     for n in (2, 3, 4):
         for k in range(1, n + 1):
-            a, b = (_seat(sp, ag, n, k, happy_hour) for ag in AGENTS)
+            a, b = (position_rate(sp, ag, n, k, happy_hour) for ag in AGENTS)
             rows.append(
                 {
                     "players": n,
@@ -387,7 +387,7 @@ def what_if_table(sp: StrongPlay) -> pd.DataFrame:
     w = sp.what_if
     by = {a: w[w["run"] == a].set_index("variant") for a in AGENTS}
     strong = by[STRONG]
-    weak_col, strong_col = skill_columns(sp)
+    weak_col, strong_col = SKILL_COLUMNS
 
     def rate(r: Any, col: str) -> str:
         if pd.isna(r[col]):
@@ -426,14 +426,13 @@ def happy_hour_table(sp: StrongPlay) -> pd.DataFrame:
     rows = []
 
     def diff(a: Any, b: Any, rate: str, lo: str, hi: str) -> str:
-        d = b[rate] - a[rate]
-        half = float(np.hypot((a[hi] - a[lo]) / 2, (b[hi] - b[lo]) / 2))
+        d, half = _difference(a, b, rate, lo, hi)
         return f"{100 * d:+.1f} ± {100 * half:.1f}"
 
     for n in (2, 3, 4):
         cells = {}
         for ag in AGENTS:
-            a, b = _seat(sp, ag, n, 1, False), _seat(sp, ag, n, 1, True)
+            a, b = position_rate(sp, ag, n, 1, False), position_rate(sp, ag, n, 1, True)
             cells[f"`{ag}`"] = (
                 f"{100 * a.win_rate:.1f}% → {100 * b.win_rate:.1f}% "
                 f"({diff(a, b, 'win_rate', 'ci_low', 'ci_high')})"
@@ -455,7 +454,7 @@ def happy_hour_table(sp: StrongPlay) -> pd.DataFrame:
             }
         )
     w = sp.what_if[sp.what_if["run"] == STRONG].set_index("variant")
-    weak_col, strong_col = skill_columns(sp)
+    weak_col, strong_col = SKILL_COLUMNS
     base, hh = w.loc["rulebook"], w.loc["happy hour"]
     rows.append(
         {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pinastats.balance.strong import BASELINE, STRONG
+from pinastats.balance.strong import BASELINE, STRONG, position_rate
 from pinastats.game.rules import EndReason, Rules
 from pinastats.report.coasters import CoasterRow
 from pinastats.report.data import Report
@@ -112,20 +112,14 @@ def strong_first_player(report: Report) -> str | None:
     sp = report.strong_play
     if sp is None:
         return None
-    n, hh = report.players, report.happy_hour
-    s = sp.seats
-    rows = {
-        agent: s[(s["agent"] == agent) & (s["players"] == n) & (s["position"] == 1)
-                 & (s["happy_hour"] == hh)].iloc[0]
-        for agent in (STRONG, BASELINE)
-    }  # fmt: skip
-    r = rows[STRONG]
+    n = report.players
+    r, baseline = (position_rate(sp, a, n, 1, report.happy_hour) for a in (STRONG, BASELINE))
     rate = Rate(round(float(r.win_rate) * int(r.games)), int(r.games))
     fair = 1 / n
     return (
         f"On strong play ({STRONG} self-play, {count(int(r.games))} games, shipped "
         f"measurements) the first player wins {with_ci(rate)}: {verdict(rate, fair)} "
-        f"({BASELINE} self-play in the same runs: {percent(float(rows[BASELINE].win_rate))}). "
+        f"({BASELINE} self-play in the same runs: {percent(float(baseline.win_rate))}). "
         "The Strong play pages say which findings hold."
     )
 

@@ -14,7 +14,14 @@ from pathlib import Path
 import numpy as np
 from matplotlib.axes import Axes
 
-from pinastats.balance.strong import AGENTS, BASELINE, STRONG, StrongPlay, skill_columns
+from pinastats.balance.strong import (
+    AGENTS,
+    BASELINE,
+    SKILL_COLUMNS,
+    STRONG,
+    StrongPlay,
+    position_rate,
+)
 from pinastats.report.ladder_data import LadderRow
 from pinastats.report.typeset import ACCENT, INK, MUTED, RULE
 
@@ -41,12 +48,11 @@ FIGURES = {
 
 def seat_chart(ax: Axes, sp: StrongPlay, happy_hour: bool = False) -> None:
     """Each position's win rate, grouped by player count, both agents side by side."""
-    s = sp.seats[sp.seats["happy_hour"] == happy_hour]
     x0, ticks, labels = 0.0, [], []
     for n in (2, 3, 4):
         for k in range(1, n + 1):
             for j, agent in enumerate(AGENTS):
-                r = s[(s["agent"] == agent) & (s["players"] == n) & (s["position"] == k)].iloc[0]
+                r = position_rate(sp, agent, n, k, happy_hour)
                 x = x0 + (j - 0.5) * 0.36
                 ax.bar(
                     x,
@@ -109,7 +115,7 @@ def coaster_chart(ax: Axes, sp: StrongPlay) -> None:
 def what_if_chart(ax: Axes, sp: StrongPlay) -> None:
     """Per variant, each side's skill measure (NaN where the pair could not play)."""
     w = sp.what_if[sp.what_if["run"] == STRONG]
-    cols = dict(zip(AGENTS, skill_columns(sp), strict=True))
+    cols = dict(zip(AGENTS, SKILL_COLUMNS, strict=True))
     names = {BASELINE: "strategic vs ev", STRONG: "value vs strategic"}
     y = np.arange(len(w))[::-1]
     for j, agent in enumerate(AGENTS):
