@@ -217,6 +217,9 @@ def build_report(
                            progress=progress)
         if win_positions else None
     )  # fmt: skip
+    digest = _digest(catalogue)
+    # the shipped measurements of strong play and the ladder belong to the shipped coasters
+    shipped = digest == _digest(load_catalogue(None))
     if progress:
         print(f"{players} players: solving the coasters and the hold cheat-sheets",
               file=sys.stderr, flush=True)  # fmt: skip
@@ -225,7 +228,7 @@ def build_report(
         happy_hour=happy_hour,
         catalogue_name=_catalogue_name(catalogue),
         catalogue_provenance=catalogue.provenance,
-        catalogue_digest=_digest(catalogue),
+        catalogue_digest=digest,
         rules=config.rules,
         layout=config.layout,
         coasters=coaster_rows(catalogue, b_share),
@@ -235,16 +238,6 @@ def build_report(
         versions=_versions(),
         designer=designer,
         playing_to_win=playing_to_win,
-        strong_play=_shipped_strong_play(catalogue),
-        ladder=shipped_ladder() if _is_shipped(catalogue) else None,
+        strong_play=strong_play() if shipped else None,
+        ladder=shipped_ladder() if shipped else None,
     )
-
-
-def _is_shipped(catalogue: Catalogue) -> bool:
-    """Whether ``catalogue`` holds the shipped coasters (whatever file it came from)."""
-    return _digest(catalogue) == _digest(load_catalogue(None))
-
-
-def _shipped_strong_play(catalogue: Catalogue) -> StrongPlay | None:
-    """The shipped strong-play measurements when ``catalogue`` is the shipped one."""
-    return strong_play() if _is_shipped(catalogue) else None
