@@ -90,8 +90,21 @@ def _load(folder: Path, name: str) -> Any:
     return json.loads((folder / name).read_text(encoding="utf-8"))
 
 
-def _none_for_nan(v: Any) -> Any:
-    return None if isinstance(v, float) and v != v else v
+def _checked(folder: Path, a: str, n: int, vector: tuple[int, ...], role: str) -> dict[str, Any]:
+    """A starting-score vector measured by its 40,000-game run (the rulebook's: the seat run)."""
+    if vector == tuple(range(1, n + 1)):
+        check = _load(folder, f"sim-{a}-{n}p.json")
+    else:
+        check = _load(folder, f"fair-{a}-{n}p-{'-'.join(map(str, vector))}.json")
+    assert check.get("starting_scores", list(vector)) == list(vector)
+    rates = check["position_win_rate"]
+    return {
+        "agent": a, "players": n, "role": role, "starting_scores": list(vector),
+        "check_games": check["games"],
+        "seat_win_rates": [r["win_rate"] for r in rates],
+        "seat_intervals": [[r["ci_low"], r["ci_high"]] for r in rates],
+        "max_deviation": max(abs(r["win_rate"] - 1 / n) for r in rates),
+    }  # fmt: skip
 
 
 def summary(folder: Path) -> dict[str, Any]:
@@ -115,33 +128,12 @@ def summary(folder: Path) -> dict[str, Any]:
             search = _load(folder, f"balance-{a}-{n}p.json")
             for role in ("rulebook", "fairest"):
                 vector = tuple(search[role]["starting_scores"])
-                if vector == tuple(range(1, n + 1)):
-                    check = _load(folder, f"sim-{a}-{n}p.json")
-                else:
-                    check = _load(folder, f"fair-{a}-{n}p-{'-'.join(map(str, vector))}.json")
-                rates = check["position_win_rate"]
-                assert check.get("starting_scores", list(vector)) == list(vector)
-                starts.append({
-                    "agent": a, "players": n, "role": role, "starting_scores": list(vector),
-                    "search_games": search[role]["games"],
-                    "within_precision": search["within_precision"],
-                    "check_games": check["games"],
-                    "seat_win_rates": [r["win_rate"] for r in rates],
-                    "seat_intervals": [[r["ci_low"], r["ci_high"]] for r in rates],
-                    "max_deviation": max(abs(r["win_rate"] - 1 / n) for r in rates),
-                })  # fmt: skip
-            cross = CROSS[a].get(n)
-            if cross is not None:
-                v = cross
-                check = _load(folder, f"fair-{a}-{n}p-{'-'.join(map(str, v))}.json")
-                rates = check["position_win_rate"]
-                starts.append({
-                    "agent": a, "players": n, "role": "other's fairest", "starting_scores": list(v),
-                    "search_games": 0, "within_precision": False, "check_games": check["games"],
-                    "seat_win_rates": [r["win_rate"] for r in rates],
-                    "seat_intervals": [[r["ci_low"], r["ci_high"]] for r in rates],
-                    "max_deviation": max(abs(r["win_rate"] - 1 / n) for r in rates),
-                })  # fmt: skip
+                row = _checked(folder, a, n, vector, role)
+                starts.append(row | {"search_games": search[role]["games"],
+                                     "within_precision": search["within_precision"]})  # fmt: skip
+            if n in CROSS[a]:
+                row = _checked(folder, a, n, CROSS[a][n], "other's fairest")
+                starts.append(row | {"search_games": 0, "within_precision": False})
         keep = (
             "coaster",
             "combination",
@@ -159,7 +151,7 @@ def summary(folder: Path) -> dict[str, Any]:
         for c in _load(folder, f"coasters-{a}-2p.json")["coasters"]:
             coasters.append({"agent": a, **{k: c[k] for k in keep}})
         for r in _load(folder, f"whatif-{a}-2p.json")["variants"]:
-            what.append({"run": a, **{k: _none_for_nan(v) for k, v in r.items()}})
+            what.append({"run": a, **r})  # NaN is already None in the CLI's JSON
     cmds = commands()
     return {
         "about": {
