@@ -23,11 +23,25 @@ ROOT = SITE.parent
 BUILD = SITE / "_build"
 
 
+def _scale(text: str) -> float:
+    """``--scale``: a positive number."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     """Build the site; return Sphinx's exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--scale", default="1", help="PINASTATS_NOTEBOOK_SCALE for the notebooks (default 1)"
+        "--scale",
+        type=_scale,
+        default=1.0,
+        help="PINASTATS_NOTEBOOK_SCALE for the notebooks, a positive number (default 1)",
     )
     parser.add_argument("--strict", action="store_true", help="warnings are errors")
     parser.add_argument("--out", type=Path, help="folder of the HTML (see above for the default)")
@@ -40,9 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         "--fresh", action="store_true", help="re-read every page (Sphinx -E; the cache is kept)"
     )
     args = parser.parse_args(argv)
-    scale = str(float(args.scale)).removesuffix(".0")
-    if float(scale) <= 0:
-        parser.error("--scale must be positive")
+    scale = str(args.scale).removesuffix(".0")
     out = args.out or BUILD / ("html" if scale == "1" else f"html-scale-{scale}")
     out = out.resolve()
     # one Sphinx environment per output folder and scale: a page read at another scale
