@@ -17,7 +17,14 @@ from __future__ import annotations
 
 from pinastats._engine.happy_hour import FACES, _apply_happy_hour, _happy_hour_options
 from pinastats._engine.kinds import K_EV, K_GREEDY, K_RANDOM, K_STRATEGIC, K_VALUE
-from pinastats._engine.memo import _memo_holds, _memo_read, _memo_slot, _memo_write, _turn_key
+from pinastats._engine.memo import (
+    _keyed,
+    _memo_holds,
+    _memo_read,
+    _memo_slot,
+    _memo_write,
+    _turn_key,
+)
 from pinastats._engine.net import _position_value
 from pinastats._engine.rules import (
     _cell_combination,
@@ -56,16 +63,18 @@ def _solves_turn(kind):
 
 @jit_flat
 def _prepare_turn(kind, params, board, game, tables, work, seat):
-    """Prepare this turn's decisions, which do not depend on the dice (ev, strategic).
+    """Prepare this turn's decisions, which do not depend on the dice (ev, strategic, value).
 
     Fills ``work.cell_value`` and the rows ``K_r``, ``r = 1 .. rolls - 1``, of
     ``work.keep_value`` (:func:`_solve_turn`), or reads them back from the
-    workspace's memo (:mod:`pinastats._engine.memo`) when it holds this turn.
+    workspace's memo (:mod:`pinastats._engine.memo`) when it holds this turn
+    (``ev`` and ``strategic`` only: ``value`` is solved every time, see
+    :func:`~pinastats._engine.memo._keyed`).
     """
     if not _solves_turn(kind):
         return
     memo = work.memo
-    if memo.keys.shape[0] == 0:
+    if memo.keys.shape[0] == 0 or not _keyed(kind):
         _solve_turn(kind, params, board, game, tables, work, seat)
         return
     slot = _memo_slot(memo, _turn_key(kind, game, seat, memo.key))

@@ -12,12 +12,18 @@ key is ``hash(key) mod slots``, and a new key there replaces the old one. An
 entry is read back only when its key and the agent's kind and parameter vector
 are equal to the last bit, so a memoised turn is the same double for double as
 one solved again (tested), and games do not depend on the memo.
+
+The key covers what ``ev`` and ``strategic`` read of the position, and only
+those kinds are memoised (:func:`_keyed`): ``value``'s turn reads the network,
+whose features are the whole position (every seat's score and reserve, the
+turn count), so it is solved every time, memo or not.
 """
 
 from __future__ import annotations
 
 import math
 
+from pinastats._engine.kinds import K_EV, K_STRATEGIC
 from pinastats._jit import jit_inline
 
 KEY_HEAD = 5
@@ -34,14 +40,26 @@ _MIX = 0x94D049BB133111EB - (1 << 64)
 
 
 @jit_inline
+def _keyed(kind):
+    """Whether the key (:func:`_turn_key`) covers all that ``kind``'s prepared turn reads.
+
+    True for ``ev`` and ``strategic``; ``value`` reads every seat's score and
+    reserve and the turn count (the network's features), which the key leaves
+    out, so its turns are never memoised.
+    """
+    return (kind == K_EV) | (kind == K_STRATEGIC)
+
+
+@jit_inline
 def _turn_key(kind, game, seat, key):
     """Write into ``key`` what a prepared turn of ``seat`` reads of ``game``; return its hash.
 
     That is the agent's kind, the seat, its score and reserve (the race and the
     Happy Hour lottery), the trigger, and every cell's coaster, side and
     tokens. The rest of the state (the other seats' scores and reserves, the
-    turn count, the recency clock) plays no part in the values of a turn: a
-    test changes each of them and solves the turn again.
+    turn count, the recency clock) plays no part in the values of an ``ev`` or
+    ``strategic`` turn: a test changes each of them and solves the turn again.
+    It does in ``value``'s, which is therefore never keyed (:func:`_keyed`).
     """
     player = game.players[seat]
     key[0] = kind

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from pinastats._engine.decide import _prepare_turn
-from pinastats._engine.kinds import K_EV, K_STRATEGIC
+from pinastats._engine.kinds import K_EV, K_STRATEGIC, K_VALUE
 from pinastats._engine.playout import _play_outs
 from pinastats._engine.state import copy_state
 from pinastats._engine.stream import new_stream, stream_rng
@@ -190,3 +190,45 @@ def test_coach_play_outs_do_not_depend_on_the_memo() -> None:
         results.append(out)
     assert np.array_equal(results[0], results[1])
     assert 0.0 < results[0].mean() < 1.0
+
+
+def test_a_value_turn_is_never_read_back_for_another_position() -> None:
+    """``value`` reads the whole position (every seat's score and reserve, the turn count).
+
+    Two positions with the same key (the mover's score and reserve, the trigger,
+    the cells) but other seats' scores apart give the network other win chances:
+    the memo must not hand the second the turn prepared on the first.
+    """
+    value = make_agent("value").param_vector()
+    game = _positions(10, 6)[-1]
+    work = workspace(CONFIG, memo=True)
+    _prepared(game, work, K_VALUE, value)
+    state = copy_state(game.state)
+    others = [p for p in range(CONFIG.players) if p != game.to_move]
+    state.players["score"][others] += 9
+    state.status[0]["turn"] += 4
+    changed = Game.from_state(CONFIG, state)
+    fresh = _prepared(changed, workspace(CONFIG), K_VALUE, value)
+    assert not _same(fresh, _prepared(game, workspace(CONFIG), K_VALUE, value))
+    assert _same(_prepared(changed, work, K_VALUE, value), fresh)
+
+
+ALL_KINDS = ["random", "greedy", "ev", "strategic", "value", "rollout(rollouts=4)"]
+
+
+@pytest.mark.parametrize("kind", ALL_KINDS)
+def test_games_of_every_kind_do_not_depend_on_the_memo(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Happy Hour games of three, each kind against ``rollout`` (which switches the memo on)."""
+    agents = (make_agent(kind), make_agent("rollout(rollouts=4)"), make_agent(kind))
+    spec = ChunkSpec(0, 2, np.random.SeedSequence(23), CONFIG, agents, -1)
+    with_memo = play_chunk(spec, log=True)
+
+    def no_memo(config: GameConfig, *, memo: bool = False) -> Workspace:
+        return workspace(config)
+
+    monkeypatch.setattr("pinastats.simulation.chunk.workspace", no_memo)
+    without = play_chunk(spec, log=True)
+    for a, b in zip(with_memo, without, strict=True):
+        assert _same(a, b)
