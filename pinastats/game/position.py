@@ -1,9 +1,12 @@
 """Game positions as plain data (the JSON state files of ``pinastats advise``).
 
 A position is a mapping: ``players``, ``board``, ``tokens`` (the seat on each
-space of each coaster, ``None`` for a free one), ``scores``, ``to_move`` and the
-optional ``sides``, ``layout``, ``first_player``, ``last_placed`` (recency, for
-ties) and ``end_trigger``; ``docs/state-format.md`` documents each field.
+space of each coaster, ``None`` for a free one), ``to_move`` and the optional
+``scores`` (worked out from the tokens where the rules fix them), ``sides``,
+``layout``, ``first_player``, ``last_placed`` (recency, for ties),
+``end_trigger``, ``turns`` (turns played), ``rules`` and ``starting_scores``;
+``docs/state-format.md`` documents each field. The same position as one line of
+text is :mod:`pinastats.game.notation`.
 
 Reserves are the rule's tokens per player minus the tokens on the board. A
 position is judged as at the end of a turn: a player with a full line has won;
@@ -19,6 +22,7 @@ Loading writes the seat on each space into the game's arrays (``state.spaces``).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,8 +36,20 @@ from pinastats.game.game import Game
 from pinastats.game.layout import load_layout
 from pinastats.game.rules import EndReason, Rules, Trigger
 
-REQUIRED = ("players", "board", "tokens", "scores", "to_move")
-OPTIONAL = ("sides", "layout", "first_player", "last_placed", "end_trigger")
+REQUIRED = ("players", "board", "tokens", "to_move")
+OPTIONAL = (
+    "scores",
+    "sides",
+    "layout",
+    "first_player",
+    "last_placed",
+    "end_trigger",
+    "turns",
+    "rules",
+    "starting_scores",
+)
+RULE_FIELDS = tuple(f.name for f in dataclasses.fields(Rules))
+"""The keys of the ``rules`` field: the options of :class:`~pinastats.game.rules.Rules`."""
 TRIGGER_NAMES = {None: Trigger.NONE, "score": Trigger.SCORE, "tokens": Trigger.TOKENS}
 DEPTH = 4
 """The deepest nesting of a position: the object, a field's rows, a row's cells, a cell's spaces."""
@@ -123,6 +139,8 @@ def _config(
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise PositionError(f"players must be 2, 3 or 4, got {players}")
     name = data.get("layout", "standard")
+    own_rules = _rules(data.get("rules"))
+    starting = _starting_scores(data.get("starting_scores"), players)
     if config is not None:
         if catalogue is not None or rules is not None:
             raise TypeError("give either a config or a catalogue and rules, not both")
@@ -131,7 +149,13 @@ def _config(
                 f"the position ({players} players, layout {name!r}) disagrees with the "
                 f"config ({config.players} players, layout {config.layout.name!r})"
             )
+        _agree("rules", own_rules, config.rules)
+        if "starting_scores" in data:
+            _agree("starting_scores", starting, tuple(int(x) for x in config.start_scores))
         return config
+    if own_rules is not None and rules is not None:
+        _agree("rules", own_rules, rules)
+    rules = own_rules or rules
     layout = load_layout(name)
     catalogue = catalogue or load_catalogue()
     if not isinstance(catalogue, Catalogue):
@@ -145,7 +169,64 @@ def _config(
             f"{layout.n_cells} cells of the layout {layout.name!r}; give a catalogue "
             f"with at least {layout.n_cells} coasters"
         )
-    return GameConfig(players=players, catalogue=catalogue, layout=layout, rules=rules or Rules())
+    try:
+        return GameConfig(
+            players=players,
+            catalogue=catalogue,
+            layout=layout,
+            rules=rules or Rules(),
+            starting_scores=starting,
+        )
+    except PinastatsError as exc:
+        raise PositionError(f"starting_scores: {exc}") from None
+
+
+def _agree(key: str, given: object, used: object) -> None:
+    """Refuse a position whose ``key`` differs from the one the game is set up with."""
+    if given is not None and given != used:
+        raise PositionError(
+            f"{key}: the position gives {_rules_text(given)}, but the game in use has "
+            f"{_rules_text(used)}"
+        )
+
+
+def _rules_text(value: object) -> str:
+    if isinstance(value, Rules):
+        return f"rules {rules_record(value) or 'at their defaults'}"
+    return repr(value)
+
+
+def rules_record(rules: Rules) -> dict[str, Any]:
+    """The options of ``rules`` that differ from the defaults (the ``rules`` field)."""
+    default = Rules()
+    return {k: getattr(rules, k) for k in RULE_FIELDS if getattr(rules, k) != getattr(default, k)}
+
+
+def _rules(value: Any) -> Rules | None:
+    """The ``rules`` field: an object of rule options, the defaults for those left out."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise PositionError(
+            f"rules must be an object of rule options ({', '.join(RULE_FIELDS)}), got {value!r}"
+        )
+    unknown = sorted(set(value) - set(RULE_FIELDS))
+    if unknown:
+        raise PositionError(
+            f"rules: unknown option(s) {', '.join(map(str, unknown))} "
+            f"(allowed: {', '.join(RULE_FIELDS)})"
+        )
+    try:
+        return Rules(**value)
+    except PinastatsError as exc:
+        raise PositionError(str(exc)) from None
+
+
+def _starting_scores(value: Any, players: int) -> tuple[int, ...] | None:
+    """The ``starting_scores`` field: the scores at setup in turn order (None: 1, 2, ...)."""
+    if value is None:
+        return None
+    return tuple(_per_seat(value, "starting_scores", players, least=0))
 
 
 def game_from_position(
@@ -196,14 +277,15 @@ def game_from_position(
         raise PositionError(f"to_move must be a seat from 0 to {players - 1}, got {to_move}")
     status = game.state.status[0]
     status["to_move"] = to_move
-    status["turn"] = (to_move - first) % players  # turns played in the current round
-    game.state.players["score"] = _scores(game, data["scores"])
+    status["turn"] = (to_move - first) % players  # the round so far; all the turns below
+    game.state.players["score"] = _scores(game, data.get("scores"), "first_player" in data)
     game.state.players["reserve"] = [config.rules.tokens - h for h in held]
     _check_reserves(game)
     status["trigger"] = _end_trigger(game, data)
     last = _recency(game, data.get("last_placed"), held)
     game.state.players["last_placed"] = last
     status["placements"] = max(sum(held), *last)
+    status["turn"] = _turns(game, data.get("turns"), held)
     _judge(game)
     if data.get("last_placed") is None:
         _check_tie_needs_no_recency(game, held)
@@ -311,15 +393,51 @@ def _place_tokens(game: Game, cells: list[Any]) -> list[int]:
     return held
 
 
-def _scores(game: Game, scores: Any) -> list[int]:
+def fixed_scores(game: Game) -> list[int] | None:
+    """The scores the tokens fix (the default of ``scores``), or None where they are free.
+
+    Without Happy Hour a score is its starting score plus what its tokens scored
+    (:func:`_explained`); with it, or on a layout whose neighbours are not all
+    mutual, the tokens do not fix it.
+    """
+    if game.config.rules.happy_hour:
+        return None
+    n, first = game.players, game.first_player
+    out = []
+    for seat in range(n):
+        least, most = _explained(game, seat)
+        if least != most:
+            return None
+        out.append(int(game.config.start_scores[(seat - first) % n]) + least)
+    return out
+
+
+def _scores(game: Game, scores: Any, first_given: bool = True) -> list[int]:
     """The ``scores`` field, refusing scores the rules cannot reach.
 
     Without Happy Hour scores only grow from the starting scores (1, 2, ... in
     turn order from the first player), by what the tokens explain (see
     :func:`_explained`); with it, "lose 3" stops at 0 unless negative scores are
-    allowed. Either way a score is at most :func:`_reach` allows.
+    allowed. Either way a score is at most :func:`_reach` allows. Left out
+    (``None``), the scores are those the tokens fix (:func:`fixed_scores`).
     """
     rules, n, first = game.config.rules, game.players, game.first_player
+    hint = (
+        ""
+        if first_given
+        else "; first_player is not given, so seat 0 is taken to have played first: give "
+        "first_player if another seat did"
+    )
+    if scores is None:
+        scores = fixed_scores(game)
+        if scores is None:
+            why = (
+                "with Happy Hour the tokens do not fix the scores"
+                if rules.happy_hour
+                else "the layout has neighbours that are not mutual, so the order of "
+                "placement changes the scores"
+            )
+            raise PositionError(f"scores is needed: {why}; give one score per seat")
     values = _per_seat(scores, "scores", n)
     negative_ok = rules.happy_hour and rules.negative_scores
     for seat, score in enumerate(values):
@@ -333,6 +451,7 @@ def _scores(game: Game, scores: Any) -> list[int]:
             raise PositionError(
                 f"scores: seat {seat} has {score}, below its starting score {start} (turn "
                 f"order from first_player {first}); only Happy Hour lowers a score, and it is off"
+                f"{hint}"
             )
         reach, why = _reach(game, seat)
         if score > reach:
@@ -355,7 +474,8 @@ def _scores(game: Game, scores: Any) -> list[int]:
                 f"scores: seat {seat} has {score}, but its tokens explain {explain} (its "
                 f"starting score {start}, the value of each token's space and 1 for each "
                 "two of its tokens on neighbouring coasters); without Happy Hour only "
-                "placements score and no token leaves the board"
+                f"placements score and no token leaves the board{hint}; scores may be left "
+                "out: the tokens fix them"
             )
     return values
 
@@ -421,6 +541,51 @@ def _reach(game: Game, seat: int) -> tuple[int, str]:
     return begun + played * own + others * other, why
 
 
+def fewest_turns(game: Game, held: list[int] | None = None) -> int:
+    """The fewest turns that reach the position: every turn a placement (the ``turns`` default).
+
+    The round so far is ``to_move - first_player``; before it, as many whole rounds
+    as the seat with the most tokens on the board needs to have placed them.
+    """
+    n = game.players
+    if held is None:
+        held = [int((game.state.spaces == s).sum()) for s in range(n)]
+    done = (game.to_move - game.first_player) % n
+    rounds = max(0, *(held[s] - _played_in_round(game, s, done) for s in range(n)))
+    return rounds * n + done
+
+
+def _played_in_round(game: Game, seat: int, done: int) -> int:
+    """1 if ``seat`` is among the first ``done`` seats of the turn order, else 0."""
+    return int((seat - game.first_player) % game.players < done)
+
+
+def _turns(game: Game, value: Any, held: list[int]) -> int:
+    """The ``turns`` field (turns played by all seats together), checked; default the fewest."""
+    if value is None:
+        return fewest_turns(game, held)
+    n, first, to_move = game.players, game.first_player, game.to_move
+    limit = game.config.rules.max_turns
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limit:
+        raise PositionError(
+            f"turns must be a whole number from 0 to {limit} (the rules' limit of turns), "
+            f"got {value!r}"
+        )
+    if value % n != (to_move - first) % n:
+        raise PositionError(
+            f"turns: after {value} turns seat {(first + value) % n} is to move (seat {first} "
+            f"plays first), but to_move is seat {to_move}"
+        )
+    for seat in range(n):
+        played = value // n + _played_in_round(game, seat, value % n)
+        if held[seat] > played:
+            raise PositionError(
+                f"turns: seat {seat} has {held[seat]} tokens on the board but has played "
+                f"only {played} of the {value} turns (one placement a turn)"
+            )
+    return int(value)
+
+
 def _end_trigger(game: Game, data: Mapping[str, Any]) -> Trigger:
     """The ``end_trigger`` field, checked against the board (``NONE`` if absent).
 
@@ -464,11 +629,14 @@ def _recency(game: Game, last: Any, held: list[int]) -> list[int]:
 
     A seat with tokens on the board has placed. Derived: of those, the one that played
     last before ``to_move`` most recently, then backwards in turn order; the others 0.
+    The most recent gets the tokens on the board as its clock, the one before it one
+    less, and so on: the clocks of a game whose last round placed a token every turn.
     """
     n, to_move = game.players, game.to_move
     if last is None:
         placed = sorted((s for s in range(n) if held[s]), key=lambda s: (s - to_move) % n)
-        return [placed.index(s) + 1 if s in placed else 0 for s in range(n)]
+        base = sum(held) - len(placed)
+        return [base + placed.index(s) + 1 if s in placed else 0 for s in range(n)]
     values = _per_seat(last, "last_placed", n, least=0)
     happy_hour = game.config.rules.happy_hour
     for a in range(n):
@@ -489,6 +657,12 @@ def _recency(game: Game, last: Any, held: list[int]) -> list[int]:
                     "are equally recent (higher = more recent)"
                 )
     return values
+
+
+def default_last_placed(game: Game) -> list[int]:
+    """The recency a position without ``last_placed`` gets (see :func:`_recency`)."""
+    held = [int((game.state.spaces == s).sum()) for s in range(game.players)]
+    return _recency(game, None, held)
 
 
 def _check_tie_needs_no_recency(game: Game, held: list[int]) -> None:
@@ -518,6 +692,10 @@ def _judge(game: Game) -> None:
     if len(lines) > 1:
         raise PositionError(f"seats {lines} each hold a full line; only one can have won")
     Game.from_state(game.config, state, judge=True)
+    status = state.status[0]
+    if status["reason"] == EndReason.ONGOING and status["turn"] >= game.config.rules.max_turns:
+        status["reason"] = EndReason.TURN_LIMIT  # the engine's safety limit, after the end check
+        status["winner"] = E.NO_SEAT
 
 
 def position_of(game: Game) -> dict[str, Any]:
@@ -553,4 +731,7 @@ def position_of(game: Game) -> dict[str, Any]:
         "first_player": game.first_player,
         "last_placed": list(game.last_placed),
         "end_trigger": names[game.trigger],
+        "turns": game.turn,
+        "rules": rules_record(game.config.rules),
+        "starting_scores": [int(x) for x in game.config.start_scores],
     }
