@@ -1,15 +1,21 @@
 """The clicks of the board, as messages: one dispatcher for the widget and the served page.
 
-A message is a dict with ``cmd``: ``roll`` (with ``hold``, the positions of the dice
-held), ``stop``, ``place`` (``cell``), ``choose`` (``option``), ``undo``, ``export``
-(the finished game's record as JSON Lines, to ``path`` or a file named after the
-seed) and ``review`` (the review of the people's decisions,
-:func:`pinastats.records.review.review_game`). :func:`act` carries it out and returns
-the text to show: empty, a refusal that names what is allowed, or what was written.
+A message is a dict with ``cmd``: ``roll`` (with ``hold``, the positions 0-4 of the
+dice held), ``stop``, ``place`` (``cell``), ``choose`` (``option``), ``undo``,
+``export`` (the finished game's record as JSON Lines) and ``review`` (the review of
+the people's decisions, :func:`pinastats.records.review.review_game`). A message
+never names a file: the served page gets the record back as a download, the
+notebook widget writes it to a folder fixed when the widget is made.
+
+:func:`check_message` checks a message's command, fields, types and ranges and
+raises :class:`MessageError` (one line) for a malformed one; :func:`carry_out`
+carries a checked message out; :func:`act` does both and returns the text to show:
+empty, a refusal that names what is allowed, or what was written.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +24,90 @@ from pinastats.tabletop.session import PlaySession
 
 COMMANDS = ("roll", "stop", "place", "choose", "undo", "export", "review")
 """The commands a message may carry."""
+FIELDS: dict[str, tuple[str, ...]] = {"roll": ("hold",), "place": ("cell",),
+                                      "choose": ("option",)}  # fmt: skip
+"""The fields each command takes besides ``cmd`` (the others take none)."""
+DICE = 5
+"""The dice of a hand: ``hold`` names positions 0 to 4."""
+MAX_OPTION = 2**31 - 1
+"""The largest Happy Hour option a message may name (the session says which are allowed)."""
+
+
+class MessageError(PinastatsError):
+    """A malformed message (the served page answers 400 with this line).
+
+    Not an object, an unknown command or field, a value of the wrong type or out of range.
+    """
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a message did: the text to show and, for ``export`` with no folder, the download.
+
+    ``download``: ``{"filename": "<name>.jsonl", "text": "<the record>"}`` (the served page
+    hands it to the browser as a file).
+    """
+
+    text: str = ""
+    download: dict[str, str] | None = None
+
+
+def _show(value: object) -> str:
+    """A value as a message shows it: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _whole(value: object) -> bool:
+    """An integer (bools and floats excluded, as JSON gives them)."""
+    return type(value) is int
+
+
+def _checked_hold(value: object) -> list[int]:
+    if not isinstance(value, list) or not all(_whole(i) for i in value):
+        raise MessageError(f"roll: hold must be a list of dice positions 0 to {DICE - 1}, "
+                           f"got {_show(value)}")  # fmt: skip
+    bad = [i for i in value if not 0 <= i < DICE]
+    if bad:
+        raise MessageError(f"roll: dice positions are 0 to {DICE - 1}, got {_show(bad)}")
+    if len(set(value)) != len(value):
+        raise MessageError(f"roll: hold names a die twice: {_show(value)}")
+    return list(value)
+
+
+def check_message(message: object, n_cells: int) -> dict[str, Any]:
+    """The message, checked; else :class:`MessageError`.
+
+    A dict with a known ``cmd`` and that command's fields only, each of its type and
+    range (``cell`` below ``n_cells``).
+    """
+    if not isinstance(message, dict):
+        raise MessageError(f"a message is a JSON object with a cmd, got {_show(message)}")
+    cmd = message.get("cmd")
+    if not isinstance(cmd, str) or cmd not in COMMANDS:
+        raise MessageError(f"unknown command {_show(cmd)}; the commands are {', '.join(COMMANDS)}")
+    allowed = FIELDS.get(cmd, ())
+    extra = sorted(str(k) for k in message if k != "cmd" and k not in allowed)
+    if extra:
+        takes = f"takes only {', '.join(allowed)}" if allowed else "takes no field"
+        why = " (the record is not written to a path of the message's)" if cmd == "export" else ""
+        raise MessageError(f"{cmd} {takes}, got {_show(extra)}{why}")
+    checked: dict[str, Any] = {"cmd": cmd}
+    if cmd == "roll":
+        checked["hold"] = _checked_hold(message.get("hold", []))
+    elif cmd == "place":
+        cell = message.get("cell")
+        if not _whole(cell) or not 0 <= cell < n_cells:  # type: ignore[operator]
+            raise MessageError(f"place: cell must be a whole number 0 to {n_cells - 1}, "
+                               f"got {_show(cell)}")  # fmt: skip
+        checked["cell"] = cell
+    elif cmd == "choose":
+        option = message.get("option")
+        if not _whole(option) or not 0 <= option <= MAX_OPTION:  # type: ignore[operator]
+            raise MessageError(f"choose: option must be a whole number 0 or more, "
+                               f"got {_show(option)}")  # fmt: skip
+        checked["option"] = option
+    return checked
 
 
 def review_text(session: PlaySession) -> str:
@@ -37,31 +127,54 @@ def review_text(session: PlaySession) -> str:
     return "\n".join(lines)
 
 
-def act(session: PlaySession, message: dict[str, Any]) -> str:
-    """Carry out one message (module docstring); the text to show the player."""
-    if not isinstance(message, dict) or message.get("cmd") not in COMMANDS:
-        got = message.get("cmd") if isinstance(message, dict) else message
-        return f"unknown command {got!r}; the commands are {', '.join(COMMANDS)}"
-    cmd = message["cmd"]
+def record_name(session: PlaySession) -> str:
+    """The file name of the session's record: ``pinastats-game-seed<seed>.jsonl``."""
+    return f"pinastats-game-seed{session.seed}.jsonl"
+
+
+def carry_out(session: PlaySession, message: object, *, folder: Path | None = None) -> Outcome:
+    """Check and carry out one message (module docstring).
+
+    A malformed message raises :class:`MessageError`; a move the game refuses is the
+    outcome's text. ``export`` writes the record to ``folder`` when one is given (a
+    folder fixed by the caller, never by the message), else returns it as a download.
+    """
+    checked = check_message(message, session.config.layout.n_cells)
+    cmd = checked["cmd"]
     try:
         if cmd == "roll":
-            session.roll(list(message.get("hold") or []))
+            session.roll(checked["hold"])
         elif cmd == "stop":
             session.stop()
         elif cmd == "place":
-            session.place(message.get("cell"))  # type: ignore[arg-type]
+            session.place(checked["cell"])
         elif cmd == "choose":
-            session.choose(message.get("option"))  # type: ignore[arg-type]
+            session.choose(checked["option"])
         elif cmd == "undo":
             session.undo()
         elif cmd == "export":
+            record, name = session.record, record_name(session)
+            if folder is None:
+                text = record.to_json() + "\n"
+                return Outcome(f"record saved as {name} (pinastats review {name})",
+                               {"filename": name, "text": text})  # fmt: skip
             from pinastats.records import write_records
 
-            path = Path(message.get("path") or f"pinastats-game-seed{session.seed}.jsonl")
-            written = write_records(path, [session.record])
-            return f"record written to {written} (pinastats review {written})"
+            written = write_records(folder / name, [record])
+            return Outcome(f"record written to {written} (pinastats review {written})")
         else:
-            return review_text(session)
+            return Outcome(review_text(session))
     except PinastatsError as exc:
+        return Outcome(str(exc))
+    return Outcome()
+
+
+def act(session: PlaySession, message: object, *, folder: Path | None = None) -> str:
+    """Carry out one message; the text to show the player (a malformed message's refusal too).
+
+    ``export`` writes to ``folder`` (default: the working folder).
+    """
+    try:
+        return carry_out(session, message, folder=Path.cwd() if folder is None else folder).text
+    except MessageError as exc:
         return str(exc)
-    return ""

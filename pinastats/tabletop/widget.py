@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 from pinastats.errors import PinastatsError
@@ -25,9 +26,15 @@ def _anywidget() -> Any:
     return anywidget, traitlets
 
 
-def board_widget(session: PlaySession, *, coach: bool = True) -> Any:
-    """A widget showing ``session``: click to hold dice, roll, stop and place; the coach beside."""
+def board_widget(session: PlaySession, *, coach: bool = True,
+                 folder: str | Path | None = None) -> Any:  # fmt: skip
+    """A widget showing ``session``: click to hold dice, roll, stop and place; the coach beside.
+
+    **Export record** writes the record into ``folder`` (default: the working folder when
+    the widget is made); a message from the page never names a file.
+    """
     anywidget, traitlets = _anywidget()
+    where = Path.cwd() if folder is None else Path(folder)
 
     class PinaColadiceBoard(anywidget.AnyWidget):  # type: ignore[misc,name-defined]
         _esm = (STATIC / "app.js").read_text(encoding="utf-8")
@@ -43,7 +50,7 @@ def board_widget(session: PlaySession, *, coach: bool = True) -> Any:
         widget.view = session_view(session, coach=widget.coach)
 
     def on_msg(_: Any, content: Any, buffers: Any) -> None:
-        widget.message = act(session, content)
+        widget.message = act(session, content, folder=where)
         refresh()
 
     widget.on_msg(on_msg)

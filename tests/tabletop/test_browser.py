@@ -143,10 +143,14 @@ def test_a_whole_game_against_an_agent_exports_a_record_that_reviews(
         result = page.inner_text(".pina-result")
         assert result.startswith("Game over:")
         assert "wins" in result or "nobody" in result
-        page.click(".pina-export")
+        with page.expect_download() as download:
+            page.click(".pina-export")
+        assert download.value.suggested_filename == "pinastats-game-seed3.jsonl"
         page.wait_for_selector(".pina-message")
-        assert "record written to" in page.inner_text(".pina-message")
-        record = read_records(tmp_path / "pinastats-game-seed3.jsonl")[0]
+        assert "record saved as" in page.inner_text(".pina-message")
+        assert list(tmp_path.iterdir()) == []  # nothing written by the server
+        download.value.save_as(tmp_path / "saved" / "game.jsonl")
+        record = read_records(tmp_path / "saved" / "game.jsonl")[0]
         assert record.agents == ("you", "strategic")
         assert review_game(record, seats=[0]).summary(0).decisions > 0
         page.click(".pina-review")

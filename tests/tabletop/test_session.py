@@ -127,7 +127,8 @@ def test_messages_and_the_served_page(tmp_path: Any) -> None:
         page = urllib.request.urlopen(f"http://127.0.0.1:{port}/").read().decode()
         assert 'import app from "/app.js"' in page
         assert b"export default" in urllib.request.urlopen(f"http://127.0.0.1:{port}/app.js").read()
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/api",
+        headers = {"Content-Type": "application/json", "X-Pinastats-Token": server.token}
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api", headers=headers,
                                          data=json.dumps({"cmd": "stop"}).encode())  # fmt: skip
         answer = json.loads(urllib.request.urlopen(request).read())
         assert answer["view"]["pending"]["kind"] in ("place", "roll")
@@ -136,9 +137,8 @@ def test_messages_and_the_served_page(tmp_path: Any) -> None:
         server.server_close()
     while not s.is_over:
         _finish(s)
-    path = tmp_path / "game.jsonl"
-    assert "record written to" in act(s, {"cmd": "export", "path": str(path)})
-    assert path.read_text().startswith("{")
+    assert "record written to" in act(s, {"cmd": "export"}, folder=tmp_path)
+    assert (tmp_path / "pinastats-game-seed4.jsonl").read_text().startswith("{")
     assert "error rate" in act(s, {"cmd": "review"})
 
 
