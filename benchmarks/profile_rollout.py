@@ -58,12 +58,13 @@ def decisions(positions: int) -> dict[str, float]:
     solves every play-out turn (no memo) and with the memo of prepared turns a
     ``rollout`` game keeps (one workspace for the whole game, as in a chunk).
     """
+    from pinastats._engine import turn_tables
     from pinastats._engine.kinds import PARAM_POLICY
     from pinastats._engine.playout import _policy_turn, _rollout_cell
     from pinastats._engine.rules import _copy_game, _end_turn, _legal_cells, _place
     from pinastats._engine.stream import generator_rng
     from pinastats.agents import make_agent
-    from pinastats.agents.tables import turn_tables, workspace
+    from pinastats.agents.tables import workspace
     from pinastats.game import Game, GameConfig
     from pinastats.simulation.play import play_turn_fast
 

@@ -28,6 +28,7 @@ Modules, from the bottom up (each imports only those above it in this list)::
     playout     _policy_turn, _play_to_end, _rollout_cell, _agent_turn, _play_outs
                 (to the end or truncated at the network), _label_positions
     loop        _play_games: chunks of whole games, logged, recorded and snapshot
+    work        TurnTables, TurnMemo, Workspace: the tables and scratch memory kernels read
 
 The call graph of one turn in the game loop::
 
@@ -123,8 +124,22 @@ from pinastats._engine.stream import Rng, generator_rng, new_stream, stream_rng
 from pinastats._engine.turn import _finish_turn as finish_turn
 from pinastats._engine.turn import turn_ending
 from pinastats._engine.values import _final_values as final_values
+from pinastats._engine.work import (
+    DEFAULT_ROLLS,
+    MEMO_SLOTS,
+    TurnMemo,
+    TurnTables,
+    Workspace,
+    new_workspace,
+    turn_memo,
+    turn_tables,
+)
+from pinastats.dice._kernels import _best_keep as best_keep
+from pinastats.dice._kernels import _best_of_keeps as best_of_keeps
+from pinastats.dice._kernels import _expect_keeps as expect_keeps
 
 __all__ = [
+    "DEFAULT_ROLLS",
     "EMPTY",
     "FACES",
     "KEY_HEAD",
@@ -135,6 +150,7 @@ __all__ = [
     "K_ROLLOUT",
     "K_STRATEGIC",
     "K_VALUE",
+    "MEMO_SLOTS",
     "NO_SEAT",
     "N_PARAMS",
     "PARAM_BLOCK",
@@ -154,8 +170,13 @@ __all__ = [
     "StateBatch",
     "Trigger",
     "TurnEnding",
+    "TurnMemo",
+    "TurnTables",
+    "Workspace",
     "as_effect",
+    "best_keep",
     "best_keeps",
+    "best_of_keeps",
     "choose_happy_hour",
     "choose_keep",
     "copy_state",
@@ -165,6 +186,7 @@ __all__ = [
     "empty_net",
     "empty_state",
     "evaluate",
+    "expect_keeps",
     "feature_count",
     "features_of",
     "final_values",
@@ -176,6 +198,7 @@ __all__ = [
     "label_positions",
     "legal_cells",
     "new_stream",
+    "new_workspace",
     "open_to",
     "option_capacity",
     "pick_cell",
@@ -193,5 +216,7 @@ __all__ = [
     "states_equal",
     "stream_rng",
     "turn_ending",
+    "turn_memo",
+    "turn_tables",
     "winning_line",
 ]

@@ -3,8 +3,8 @@
 An agent is a ``kind`` (the ``K_*`` constants) and a float parameter vector
 (the ``PARAM_*`` slots). Decisions read the :class:`~pinastats._engine.state.Board`
 ``board`` and :class:`~pinastats._engine.state.GameState` ``game``, the
-:class:`~pinastats.agents.tables.TurnTables` ``tables`` and the agent's
-:class:`~pinastats.agents.tables.Workspace` ``work``.
+:class:`~pinastats._engine.work.TurnTables` ``tables`` and the agent's
+:class:`~pinastats._engine.work.Workspace` ``work``.
 
 The one-turn agents' dice follow the turn DP of :mod:`pinastats.dice._kernels`
 on a value per final hand: ``final_value[h]`` after the last roll and

@@ -6,7 +6,7 @@ placement starts with the same turn, and the next turns branch on few
 placements. Preparing a turn (:func:`~pinastats._engine.decide._prepare_turn`:
 the agent's value of each open cell, then the turn DP) depends on the position
 only through its *key* (:func:`_turn_key`), so a
-:class:`~pinastats.agents.tables.TurnMemo` keeps the prepared turn of recent
+:class:`~pinastats._engine.work.TurnMemo` keeps the prepared turn of recent
 keys in a table of ``slots`` entries, ``slots`` a power of two: the entry of a
 key is ``hash(key) mod slots``, and a new key there replaces the old one. An
 entry is read back only when its key and the agent's kind and parameter vector

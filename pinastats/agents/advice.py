@@ -32,7 +32,8 @@ import numpy.typing as npt
 
 from pinastats import _engine as E
 from pinastats._arrays import IntArray
-from pinastats.agents.tables import DEFAULT_ROLLS, workspace
+from pinastats._engine import DEFAULT_ROLLS
+from pinastats.agents.tables import workspace
 from pinastats.dice.hands import N_DICE, check_dice
 from pinastats.dice.solver import solve_turn
 from pinastats.errors import PinastatsError

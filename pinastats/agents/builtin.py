@@ -39,10 +39,19 @@ from typing import Any, TypeVar, cast, overload
 import numpy as np
 
 from pinastats import _engine as E
-from pinastats._engine import K_EV, K_GREEDY, K_RANDOM, K_ROLLOUT, K_STRATEGIC, K_VALUE
+from pinastats._engine import (
+    K_EV,
+    K_GREEDY,
+    K_RANDOM,
+    K_ROLLOUT,
+    K_STRATEGIC,
+    K_VALUE,
+    Workspace,
+    turn_tables,
+)
 from pinastats.agents.network import fits
 from pinastats.agents.protocol import AgentProtocol, is_agent
-from pinastats.agents.tables import Workspace, turn_tables, workspace
+from pinastats.agents.tables import workspace
 from pinastats.dice.errors import is_finite_number, is_number
 from pinastats.dice.hands import check_dice, dice_tables
 from pinastats.errors import PinastatsError, expect_instance

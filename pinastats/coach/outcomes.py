@@ -38,10 +38,19 @@ import numpy as np
 
 from pinastats import _engine as E
 from pinastats._arrays import BoolArray, FloatArray, IntArray
-from pinastats._engine import Board, GameState, Rng, copy_state, new_stream, stream_rng
+from pinastats._engine import (
+    Board,
+    GameState,
+    Rng,
+    Workspace,
+    copy_state,
+    new_stream,
+    stream_rng,
+    turn_tables,
+)
 from pinastats.agents.builtin import MAX_PLAYOUTS, make_agent
 from pinastats.agents.network import evaluate_states, fits
-from pinastats.agents.tables import Workspace, turn_tables, workspace
+from pinastats.agents.tables import workspace
 from pinastats.dice.errors import at_least_or_none, whole_number
 from pinastats.errors import PinastatsError
 from pinastats.game.game import Game

@@ -9,7 +9,7 @@ the value of a hand is a win probability:
   nothing is worth the Happy Hour lottery ``(1/6) sum_e W(e)`` when the
   variant is played.
 
-The DP of :mod:`pinastats.dice._kernels` on these values gives, with ``r``
+The dice layer's DP (through the engine's surface) on these values gives, with ``r``
 rolls left, ``K_r(k)`` for every keep ``k`` (keeping all five dice is
 stopping, worth ``stop(h)``) and ``V_r(h) = max_k K_r(k)``: exactly the
 probability of winning after keep ``k`` when the mover plays the rest of the
@@ -31,8 +31,7 @@ import numpy as np
 
 from pinastats import _engine as E
 from pinastats._arrays import BoolArray, FloatArray, IntArray
-from pinastats.agents.tables import turn_tables
-from pinastats.dice._kernels import _best_keep, _best_of_keeps, _expect_keeps
+from pinastats._engine import best_keep, best_of_keeps, expect_keeps, turn_tables
 from pinastats.dice.hands import N_HANDS, N_KEEPS
 
 
@@ -55,7 +54,7 @@ class TurnWin:
     def keep_of(self, hand: int, rolls_left: int) -> int:
         """The keep played from ``hand`` with ``rolls_left`` rolls left (the dice layer's rule)."""
         t = turn_tables()
-        return int(_best_keep(self.keep_value[rolls_left - 1], t.hand_keep_ptr, t.hand_keep,
+        return int(best_keep(self.keep_value[rolls_left - 1], t.hand_keep_ptr, t.hand_keep,
                               t.keep_size, hand))  # fmt: skip
 
 
@@ -122,7 +121,7 @@ def solve_win_turn(
     best = np.zeros(N_HANDS, dtype=np.int64)
     for r in range(1, rolls_left + 1):
         kv = keep_value[r - 1]
-        _expect_keeps(hand_value, stop_value, 1.0, t.keep_levels, t.keep_plus, t.keep_scale,
+        expect_keeps(hand_value, stop_value, 1.0, t.keep_levels, t.keep_plus, t.keep_scale,
                       t.hand_as_keep, kv)  # fmt: skip
         kw = keep_weights[r - 1]
         kw[:] = p @ hand_w
@@ -130,7 +129,7 @@ def solve_win_turn(
         if r < rolls_left:
             E.best_keeps(kv, t.hand_keep_ptr, t.hand_keep, t.keep_size, best)
             hand_value = np.zeros(N_HANDS)
-            _best_of_keeps(kv, t.keep_minus, t.hand_as_keep, keep_value[r], hand_value)
+            best_of_keeps(kv, t.keep_minus, t.hand_as_keep, keep_value[r], hand_value)
             hand_w = kw[best]
     return TurnWin(stop_w, final_w, keep_value, keep_weights)
 
@@ -145,7 +144,7 @@ def hand_values(turn: TurnWin, w: FloatArray, rolls_left: int) -> FloatArray:
         return np.asarray(turn.final_weights @ w, dtype=np.float64)
     t = turn_tables()
     out = np.zeros(N_HANDS)
-    _best_of_keeps(turn.keep_value[rolls_left - 1], t.keep_minus, t.hand_as_keep,
+    best_of_keeps(turn.keep_value[rolls_left - 1], t.keep_minus, t.hand_as_keep,
                    np.zeros(N_KEEPS), out)  # fmt: skip
     return out
 

@@ -60,8 +60,8 @@ import numpy as np
 import pandas as pd
 
 from pinastats._arrays import FloatArray
+from pinastats._engine import turn_tables
 from pinastats.agents.network import fits
-from pinastats.agents.tables import turn_tables
 from pinastats.coach.outcomes import (
     OutcomeSet,
     Playouts,

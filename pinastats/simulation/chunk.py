@@ -35,10 +35,18 @@ import numpy as np
 
 from pinastats import _engine as E
 from pinastats._arrays import IntArray
-from pinastats._engine import SPACES, EndReason, StateBatch, empty_state, generator_rng, state_batch
+from pinastats._engine import (
+    SPACES,
+    EndReason,
+    StateBatch,
+    empty_state,
+    generator_rng,
+    state_batch,
+    turn_tables,
+)
 from pinastats.agents.builtin import Agent, AgentKind
 from pinastats.agents.protocol import AgentProtocol
-from pinastats.agents.tables import turn_tables, workspace
+from pinastats.agents.tables import workspace
 from pinastats.errors import AgentFailedError
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game

@@ -14,11 +14,10 @@ from typing import Any
 import numpy as np
 
 from pinastats import _engine as E
-from pinastats._engine import TurnEnding
+from pinastats._engine import TurnEnding, turn_tables
 from pinastats.agents.builtin import Agent, AgentKind, is_built_in
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.protocol import AgentProtocol
-from pinastats.agents.tables import turn_tables
 from pinastats.errors import AgentFailedError, PinastatsError, expect_instance
 from pinastats.game.game import Game, IllegalMoveError, Seed, as_generator
 from pinastats.game.rules import HappyHourEffect

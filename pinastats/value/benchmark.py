@@ -34,12 +34,12 @@ import pandas as pd
 
 from pinastats import _engine as E
 from pinastats._arrays import FloatArray, IntArray
-from pinastats._engine import StateBatch, new_stream, stream_rng
+from pinastats._engine import StateBatch, new_stream, stream_rng, turn_tables
 from pinastats._files import written_whole
 from pinastats.agents.builtin import make_agent
 from pinastats.agents.network import evaluate_states
 from pinastats.agents.protocol import AgentProtocol
-from pinastats.agents.tables import turn_tables, workspace
+from pinastats.agents.tables import workspace
 from pinastats.coach.reliability import game_phase
 from pinastats.dice.hands import dice_tables
 from pinastats.errors import PinastatsError

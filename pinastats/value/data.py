@@ -34,10 +34,10 @@ import pandas as pd
 
 from pinastats import _engine as E
 from pinastats._arrays import FloatArray, IntArray
-from pinastats._engine import StateBatch, new_stream, stream_rng
+from pinastats._engine import StateBatch, new_stream, stream_rng, turn_tables
 from pinastats._files import written_whole
 from pinastats.agents.builtin import MAX_PLAYOUTS, Agent, AgentKind, make_agent
-from pinastats.agents.tables import turn_tables, workspace
+from pinastats.agents.tables import workspace
 from pinastats.dice.errors import whole_number
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig

@@ -12,6 +12,7 @@ import numba
 import numpy as np
 import pytest
 
+from pinastats._engine import turn_tables
 from pinastats._engine.decide import (
     _best_happy_hour,
     _choose_cell,
@@ -22,7 +23,7 @@ from pinastats._engine.rules import _copy_game, _deal_into, _roll
 from pinastats._engine.state import copy_state, empty_state, states_equal
 from pinastats._engine.values import _final_values
 from pinastats.agents.builtin import make_agent
-from pinastats.agents.tables import turn_tables, workspace
+from pinastats.agents.tables import workspace
 from pinastats.game import Game, GameConfig
 from pinastats.game.rules import HappyHourEffect, Rules
 from pinastats.simulation.play import play_turn_fast

@@ -10,13 +10,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pinastats._engine import Workspace, turn_memo, turn_tables
 from pinastats._engine.decide import _prepare_turn
 from pinastats._engine.kinds import K_EV, K_STRATEGIC, K_VALUE
 from pinastats._engine.playout import _play_outs
 from pinastats._engine.state import copy_state
 from pinastats._engine.stream import new_stream, stream_rng
 from pinastats.agents.builtin import make_agent
-from pinastats.agents.tables import Workspace, turn_memo, turn_tables, workspace
+from pinastats.agents.tables import workspace
 from pinastats.game import Game, GameConfig
 from pinastats.game.rules import Rules
 from pinastats.simulation.chunk import ChunkSpec, play_chunk
@@ -90,7 +91,7 @@ def test_other_parameters_or_another_kind_solve_again() -> None:
 
 
 def test_keys_sharing_an_entry_replace_each_other() -> None:
-    work = workspace(CONFIG)._replace(memo=turn_memo(CONFIG, 1))
+    work = workspace(CONFIG)._replace(memo=turn_memo(CONFIG.layout.n_cells, CONFIG.rules.rolls, 1))
     a, b = _positions(6, 4)[-2:]
     for game in (a, b, a, b):
         assert _same(_prepared(game, work), _prepared(game, workspace(CONFIG)))

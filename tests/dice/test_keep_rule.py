@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from pinastats.agents.tables import turn_tables
+from pinastats._engine import turn_tables
 from pinastats.dice import TIE_TOL, Combination, dice_tables, solve_turn, tie_ranks
 from pinastats.dice._kernels import _best_keep
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from pinastats._engine import rules as K
-from pinastats.agents.tables import turn_tables
+from pinastats._engine import turn_tables
 from pinastats.dice.errors import DiceError
 from pinastats.dice.hands import dice_tables
 from pinastats.errors import PinastatsError

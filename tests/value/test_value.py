@@ -91,7 +91,7 @@ def test_labels_are_the_play_outs_of_the_coach() -> None:
     seeds = playout_seeds(11, 40)
     labels = label_states(p.config, p.states, make_agent("strategic"), seeds)
     np.testing.assert_allclose(labels.sum(axis=1), 1.0)
-    from pinastats.agents.tables import turn_tables, workspace
+    from pinastats.agents.tables import workspace
 
     work = workspace(p.config, memo=True)
     agent = make_agent("strategic")
@@ -100,7 +100,7 @@ def test_labels_are_the_play_outs_of_the_coach() -> None:
         mover = int(state.status[0]["to_move"])
         out = np.zeros(len(seeds))
         rng = E.stream_rng(E.new_stream())
-        E.play_outs(agent.code, agent.param_vector(), p.config.board, state, turn_tables(3), work,
+        E.play_outs(agent.code, agent.param_vector(), p.config.board, state, E.turn_tables(3), work,
                     rng, seeds, mover, 0, out)  # fmt: skip
         assert out.mean() == pytest.approx(labels[i, 0] + 0.5 * labels[i, 2], abs=1e-12)
 
