@@ -25,8 +25,9 @@ import threading
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
+from pathlib import Path
 from types import FrameType
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from pinastats import __version__
 
@@ -34,6 +35,11 @@ from pinastats import __version__
 from pinastats._format import percent as percent
 from pinastats._format import percent_range as percent_range
 from pinastats.errors import AgentFailedError, PinastatsError
+
+if TYPE_CHECKING:
+    from pinastats.game.catalogue import Catalogue
+    from pinastats.game.game import Game
+    from pinastats.game.rules import Rules
 
 PROG = "pinastats"
 FORMATS = ("table", "json", "csv")
@@ -245,3 +251,124 @@ def write_csv(columns: Sequence[str], records: Sequence[Mapping[str, Any]]) -> N
     writer.writeheader()
     writer.writerows(records)
     sys.stdout.write(buffer.getvalue())
+
+
+# ---------------------------------------------------------------- positions
+
+STATE_HELP = "JSON state file of the position (docs/state-format.md)"
+POSITION_HELP = 'the position as one line, "pc1 BOARD SEAT ..." (docs/notation.md)'
+
+
+def add_position_options(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
+    """Add ``--state FILE`` and ``--position TEXT``, one of them (``required``) or neither."""
+    group = parser.add_mutually_exclusive_group(required=required)
+    group.add_argument("--state", metavar="FILE", help=STATE_HELP)
+    group.add_argument("--position", metavar="TEXT", help=POSITION_HELP)
+
+
+def load_position(
+    args: argparse.Namespace, *, catalogue: Catalogue | None = None, happy_hour: bool = False
+) -> Game:
+    """The game of ``--state`` or ``--position``; any problem is one line naming the option.
+
+    ``happy_hour`` turns the Happy Hour variant on whatever the position says.
+    """
+    if getattr(args, "position", None) is not None:
+        return read_notation(args.position, catalogue=catalogue, happy_hour=happy_hour)
+    if getattr(args, "state", None) is None:
+        fail("give the position: --state FILE or --position TEXT")
+    return read_state(args.state, catalogue=catalogue, happy_hour=happy_hour)
+
+
+def read_notation(
+    text: str, *, catalogue: Catalogue | None = None, happy_hour: bool = False
+) -> Game:
+    """The game of a position line (``--position``); any problem is one line."""
+    from pinastats.game.notation import position_data
+
+    try:
+        data = position_data(text, catalogue=catalogue)
+    except PinastatsError as exc:
+        fail(f"--position: {_one_line(exc)}")
+    return _position_game(data, "--position", catalogue, None, happy_hour)
+
+
+def read_state(
+    path: str | Path,
+    *,
+    catalogue: Catalogue | None = None,
+    rules: Rules | None = None,
+    happy_hour: bool = False,
+) -> Game:
+    """Read a state file and build its game; any problem is a one-line error naming the file.
+
+    A ``layout`` that names a file is looked up next to the state file first.
+    ``rules`` are the rules of a file that gives none; ``happy_hour`` turns the
+    Happy Hour variant on whatever the file says.
+    """
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except FileNotFoundError:
+        fail(f"{path}: no such file")
+    except OSError as exc:
+        fail(f"{path}: {exc.strerror or exc}")
+    except UnicodeDecodeError as exc:
+        fail(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})")
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except json.JSONDecodeError as exc:
+        fail(f"{path}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})")
+    except _DuplicateKeyError as exc:
+        fail(f"{path}: {exc}")
+    except RecursionError:
+        fail(f"{path}: not a state file: its lists or objects nest too deeply to read")
+    except ValueError as exc:  # a number of more digits than Python converts
+        fail(f"{path}: not a state file: {str(exc).split(';')[0]}")
+    if isinstance(data, dict) and isinstance(data.get("layout"), str):
+        beside = path.parent / data["layout"]
+        if beside.is_file():
+            data["layout"] = str(beside)
+    return _position_game(data, str(path), catalogue, rules, happy_hour)
+
+
+def _position_game(
+    data: Any, where: str, catalogue: Catalogue | None, rules: Rules | None, happy_hour: bool
+) -> Game:
+    from pinastats.game.catalogue import UnknownCoasterError
+    from pinastats.game.position import CatalogueTooSmallError, game_from_position
+
+    if happy_hour and isinstance(data, dict):
+        own = data.get("rules")
+        if own is None and rules is not None:
+            own, rules = rules_options(rules), None
+        if own is None or isinstance(own, Mapping):
+            data["rules"] = {**(own or {}), "happy_hour": True}
+    try:
+        return game_from_position(data, catalogue=catalogue, rules=rules)
+    except UnknownCoasterError as exc:
+        fail(f"{where}: board: {exc}")
+    except CatalogueTooSmallError as exc:  # the catalogue's fault, not the position's
+        fail(f"--coasters: {exc}")
+    except (PinastatsError, OSError) as exc:
+        fail(f"{where}: {' '.join(str(exc).split())}")
+
+
+def rules_options(rules: Rules) -> dict[str, Any]:
+    """The options of ``rules`` that differ from the defaults."""
+    from pinastats.game.position import rules_record
+
+    return rules_record(rules)
+
+
+class _DuplicateKeyError(ValueError):
+    """A JSON object that names the same key twice."""
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _DuplicateKeyError(f"the field {key!r} appears twice in one object")
+        seen.add(key)
+    return dict(pairs)

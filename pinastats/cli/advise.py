@@ -1,7 +1,9 @@
 """``pinastats advise``: where to place a token, or which dice to keep, in a given position.
 
-The position comes from a JSON state file (the format of
-:mod:`pinastats.game.position`, documented in ``docs/state-format.md``). With
+The position comes from a JSON state file (``--state``, the format of
+:mod:`pinastats.game.position`, documented in ``docs/state-format.md``) or a
+position line (``--position``, :mod:`pinastats.game.notation`,
+``docs/notation.md``); the advice starts with the position's line. With
 0 rolls left it lists the legal placements and their points; with 1 or 2 it
 ranks the keeps by the expected points of the turn (see
 :mod:`pinastats.agents.advice`) and shows what stopping now would score.
@@ -15,24 +17,25 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import json
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pinastats.cli._common import (
+    add_position_options,
     dice_text,
     die,
     fail,
     fraction_text,
+    load_position,
     non_negative_int,
     percent,
     positive_int,
+    read_state,
     render_table,
     write_json,
 )
 from pinastats.cli.optimal_hold import keep_label, rank_labels
-from pinastats.errors import PinastatsError
 
 if TYPE_CHECKING:
     from pinastats.agents.advice import Advice
@@ -52,16 +55,16 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "advise",
         help="where to place, or what to keep, in a game position",
         description=(
-            "Advice for the player to move in the position of a state file: the legal "
+            "Advice for the player to move in a position (a state file or a position line): "
+            "the legal "
             "placements of the dice and their points (--rolls-left 0), or the keeps ranked "
             "by the expected points of this turn (--rolls-left 1 or 2); with --objective win, "
             "both ranked by the chance to win the game (play-outs to the end)."
         ),
-        epilog=f"example: {_EXAMPLE}   (state file format: docs/state-format.md)",
+        epilog=f"example: {_EXAMPLE}   (state file format: docs/state-format.md; position "
+        "lines: docs/notation.md)",
     )
-    parser.add_argument(
-        "--state", required=True, metavar="FILE", help="JSON state file of the position"
-    )
+    add_position_options(parser)
     parser.add_argument(
         "--dice", required=True, nargs="+", type=die, metavar="D", help="the five dice showing"
     )
@@ -80,7 +83,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     parser.add_argument(
         "--coasters", metavar="FILE", help="coaster catalogue CSV (default: the shipped one)"
     )
-    parser.add_argument("--happy-hour", action="store_true", help="play the Happy Hour variant")
+    parser.add_argument(
+        "--happy-hour",
+        action="store_true",
+        help="play the Happy Hour variant (a position may say so itself)",
+    )
     parser.add_argument(
         "--format",
         choices=FORMATS,
@@ -129,7 +136,6 @@ def run(args: argparse.Namespace) -> int:
     from pinastats._warmup import ensure_warm
     from pinastats.agents.advice import advise, check_rolls_left
     from pinastats.dice.hands import check_dice
-    from pinastats.game.rules import Rules
 
     check_dice(args.dice)
     check_rolls_left(args.rolls_left)
@@ -138,15 +144,16 @@ def run(args: argparse.Namespace) -> int:
         for option in ("playouts", "seed"):
             if getattr(args, option) is not None:
                 fail(f"--{option} applies to --objective win only")
-    game = load_state(args.state, catalogue=catalogue, rules=Rules(happy_hour=args.happy_hour))
+    game = load_position(args, catalogue=catalogue, happy_hour=args.happy_hour)
     points = ["dice", "agents", "rules"]
     ensure_warm([*points, "turn", "coach", "value"] if args.objective == "win" else points)
     if args.objective == "win":
         return _run_win(args, game)
     advice = advise(game, args.dice, args.rolls_left)
     if args.format == "json":
-        write_json({"objective": "points"} | _record(advice, game, args.dice))
+        write_json({"objective": "points"} | _record(advice, game, args.dice) | _line(game))
     else:
+        print(_position_text(game))
         print(_text(advice, game, None if args.all else args.top))
     return 0
 
@@ -160,8 +167,9 @@ def _run_win(args: argparse.Namespace, game: Game) -> int:
     win = win_advice(game, args.dice, args.rolls_left, playouts=playouts, seed=args.seed,
                      evaluator="network" if network else "playouts")  # fmt: skip
     if args.format == "json":
-        write_json(win_record(win, game, args.dice))
+        write_json(win_record(win, game, args.dice) | _line(game))
     else:
+        print(_position_text(game))
         print(win_text(win, game, None if args.all else args.top))
     return 0
 
@@ -183,57 +191,20 @@ def _catalogue(path: str | None) -> Catalogue | None:
 def load_state(
     path: str | Path, *, catalogue: Catalogue | None = None, rules: Rules | None = None
 ) -> Game:
-    """Read a state file and build its game; any problem is a one-line error naming the file.
-
-    A ``layout`` that names a file is looked up next to the state file first.
-    """
-    from pinastats.game.catalogue import UnknownCoasterError
-    from pinastats.game.position import CatalogueTooSmallError, game_from_position
-
-    path = Path(path)
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except FileNotFoundError:
-        fail(f"{path}: no such file")
-    except OSError as exc:
-        fail(f"{path}: {exc.strerror or exc}")
-    except UnicodeDecodeError as exc:
-        fail(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})")
-    try:
-        data = json.loads(text, object_pairs_hook=_no_duplicate_keys)
-    except json.JSONDecodeError as exc:
-        fail(f"{path}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})")
-    except _DuplicateKeyError as exc:
-        fail(f"{path}: {exc}")
-    except RecursionError:
-        fail(f"{path}: not a state file: its lists or objects nest too deeply to read")
-    except ValueError as exc:  # a number of more digits than Python converts
-        fail(f"{path}: not a state file: {str(exc).split(';')[0]}")
-    if isinstance(data, dict) and isinstance(data.get("layout"), str):
-        beside = path.parent / data["layout"]
-        if beside.is_file():
-            data["layout"] = str(beside)
-    try:
-        return game_from_position(data, catalogue=catalogue, rules=rules)
-    except UnknownCoasterError as exc:
-        fail(f"{path}: board: {exc}")
-    except CatalogueTooSmallError as exc:  # the catalogue's fault, not the state file's
-        fail(f"--coasters: {exc}")
-    except (PinastatsError, OSError) as exc:
-        fail(f"{path}: {' '.join(str(exc).split())}")
+    """Read a state file and build its game (:func:`pinastats.cli._common.read_state`)."""
+    return read_state(path, catalogue=catalogue, rules=rules)
 
 
-class _DuplicateKeyError(ValueError):
-    """A JSON object that names the same key twice."""
+def _position_text(game: Game) -> str:
+    from pinastats.game.notation import notation_of
+
+    return f"Position: {notation_of(game)}"
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: set[str] = set()
-    for key, _ in pairs:
-        if key in seen:
-            raise _DuplicateKeyError(f"the field {key!r} appears twice in one object")
-        seen.add(key)
-    return dict(pairs)
+def _line(game: Game) -> dict[str, Any]:
+    from pinastats.game.notation import notation_of
+
+    return {"position": notation_of(game)}
 
 
 # ---------------------------------------------------------------- output

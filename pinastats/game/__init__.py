@@ -11,6 +11,7 @@ from pinastats.game.catalogue import (
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game, IllegalMoveError
 from pinastats.game.layout import Layout, LayoutError, available_layouts, load_layout
+from pinastats.game.notation import NotationError, notation_of, parse_position
 from pinastats.game.position import PositionError, game_from_position, position_of
 from pinastats.game.rules import EndReason, HappyHourEffect, Rules, Trigger
 from pinastats.game.sides import Side
@@ -28,6 +29,7 @@ __all__ = [
     "IllegalMoveError",
     "Layout",
     "LayoutError",
+    "NotationError",
     "Placement",
     "PositionError",
     "Rules",
@@ -38,5 +40,7 @@ __all__ = [
     "game_from_position",
     "load_catalogue",
     "load_layout",
+    "notation_of",
+    "parse_position",
     "position_of",
 ]

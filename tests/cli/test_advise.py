@@ -242,7 +242,7 @@ BAD_STATES: list[tuple[str, Any, str]] = [
     ("more tokens than spaces", _with(tokens=_tokens([0, 1, 2])), "has 2 space"),
     ("scores of the wrong length", _with(scores=[1, 2]), "scores must list 4 whole numbers"),
     ("to_move out of range", _with(to_move=4), "to_move must be a seat from 0 to 3, got 4"),
-    ("missing field", _with(scores=None), r"missing field\(s\): scores"),
+    ("missing field", _with(to_move=None), r"missing field\(s\): to_move"),
     ("unknown field", _with(colour="red"), r"unknown field\(s\): colour"),
     ("repeated field", '{"players": 4, "players": 2}', "'players' appears twice"),
     ("unknown layout", _with(layout="standrd"), "unknown layout 'standrd'; did you mean"),
