@@ -263,12 +263,10 @@ def _no_placement(advice: Advice, game: Game, stopping: bool) -> str:
         why = f"player {player} has no token left in reserve"
     else:
         why = f"{dice_text(advice.dice)} matches no coaster open to player {player}"
-    then = (
-        "the Happy Hour die is rolled"
-        if game.config.rules.happy_hour
-        else "no token is placed this turn"
-    )
-    return f"{'If you stop now' if stopping else 'No placement'}: {why}; {then}."
+    # the engine's answer: Happy Hour only after every roll of the turn, else a pass
+    rolls = game.config.rules.rolls
+    ending = game.turn_ending(advice.dice, rolls - advice.rolls_left if stopping else rolls)
+    return f"{'If you stop now' if stopping else 'No placement'}: {why}; the turn ends: {ending}."
 
 
 def _placements_text(advice: Advice, game: Game, title: str, stopping: bool) -> str:

@@ -122,9 +122,9 @@ def test_json_keeps_match_the_turn_dp(tmp_path: Path, cli: Cli, rolls_left: int)
 def test_no_placement_says_so(tmp_path: Path, cli: Cli) -> None:
     state = write_state(tmp_path, RULEBOOK)
     _, out, _ = run(cli, *advise_args(state, "1 2 4 5 6"))
-    assert "No placement: 1 2 4 5 6 matches no coaster open to player 0; no token is placed" in out
+    assert "No placement: 1 2 4 5 6 matches no coaster open to player 0; the turn ends: pass" in out
     _, out, _ = run(cli, *advise_args(state, "1 2 4 5 6"), "--happy-hour")
-    assert out.rstrip().endswith("the Happy Hour die is rolled.")
+    assert out.rstrip().endswith("the turn ends: roll the Happy Hour die.")
     _, out, _ = run(cli, *advise_args(state, "1 2 4 5 6", "1"))
     assert "If you stop now: 1 2 4 5 6 matches no coaster" in out
 
@@ -385,3 +385,14 @@ def test_console_script_error_has_no_traceback(tmp_path: Path) -> None:
     proc = subprocess.run(argv, capture_output=True, text=True, check=False)
     assert proc.returncode == 2
     assert proc.stderr == f"pinastats: error: {path}: to_move must be a seat from 0 to 3, got 7\n"
+
+
+def test_stopping_before_the_last_roll_rolls_no_happy_hour_die(tmp_path: Path, cli: Cli) -> None:
+    """Happy Hour comes only after every roll of the turn: stopping early with nothing passes."""
+    state = write_state(tmp_path, RULEBOOK)
+    _, out, _ = run(cli, *advise_args(state, "1 2 4 5 6", "1"), "--happy-hour")
+    (line,) = [x for x in out.splitlines() if x.startswith("If you stop now:")]
+    assert "Happy Hour" not in line
+    assert line.endswith("the turn ends: pass.")
+    _, out, _ = run(cli, *advise_args(state, "1 2 4 5 6"), "--happy-hour")
+    assert out.rstrip().endswith("the turn ends: roll the Happy Hour die.")
