@@ -153,6 +153,16 @@ def run_dask(
                 cluster.close()
 
 
+def _killed(where: str, spec: ChunkSpec, bar: _Progress) -> str:
+    """The error of a chunk whose workers all died while playing it (Dask's ``KilledWorker``)."""
+    last = spec.first_game + spec.games - 1
+    return (
+        f"{where} lost every worker that played games {spec.first_game:,} to {last:,} "
+        "(killed while playing them, as many times as Dask allows); the run stopped "
+        f"after {bar.done:,} of {bar.total:,} games"
+    )
+
+
 def run_client(
     specs: Iterator[ChunkSpec],
     client: Client,
@@ -167,15 +177,25 @@ def run_client(
 
     At most 4 chunks per worker are in flight. A worker lost mid-run has its
     chunks played again elsewhere (the same games: each chunk has its seed);
-    with no worker at all for ``worker_timeout`` seconds the run fails.
+    with no worker at all for ``worker_timeout`` seconds the run fails, and so it
+    does when a chunk's workers keep dying until Dask gives up on it
+    (``KilledWorker``: a local cluster's nanny restarts its killed workers, so its
+    workers are never all gone).
     """
     from dask.distributed import wait
+    from distributed import KilledWorker
 
     try:
         client.wait_for_workers(1, timeout=worker_timeout)
     except TimeoutError:
         raise PinastatsError(f"{where} has no workers (waited {worker_timeout:g} s)") from None
-    n_workers = len(client.run(warm))
+    try:
+        n_workers = len(client.run(warm))
+    except (KilledWorker, OSError) as exc:  # every worker lost while it loaded the engine
+        raise PinastatsError(
+            f"{where} lost its workers while they loaded the engine ({type(exc).__name__}); "
+            "the run stopped before any game"
+        ) from None
     bar.begin()
     window = 4 * max(n_workers, 1)
     pending: dict[Any, ChunkSpec] = {}
@@ -198,6 +218,8 @@ def run_client(
                 address, part = future.result(timeout=POLL)
             except TimeoutError:
                 continue
+            except KilledWorker:  # the scheduler gave up: each worker playing it died
+                raise PinastatsError(_killed(where, pending[future], bar)) from None
             spec = pending.pop(future)
             parts[spec.index], gathered = sink(spec.index, part), True
             ran_on.add(address)
