@@ -83,12 +83,38 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     parser.set_defaults(func=run)
 
 
+def _target_text(text: str) -> str:
+    """``--target`` as given, refused when it is not one line of a name.
+
+    A name with a control character (a line break, a tab, NUL, ...) or made of
+    blanks only is named in the error by its characters, as an error line would
+    otherwise show it changed (a line break as a space, three spaces as one).
+    """
+    import unicodedata
+
+    for i, c in enumerate(text):
+        if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp"):
+            fail(f"--target {ascii(text)} holds a control character ({ascii(c)}, character "
+                 f"{i + 1} of {len(text)}): a target is one line, e.g. 'full house'")  # fmt: skip
+    if not text.strip():
+        if not text:
+            what = "empty"
+        elif set(text) == {" "}:
+            what = f"blank ({len(text)} space{'s' * (len(text) > 1)})"
+        else:  # the characters by code, as blanks of other kinds print alike
+            codes = " ".join(f"U+{ord(c):04X}" for c in text[:8]) + " ..." * (len(text) > 8)
+            what = f"blank ({len(text)} blank characters: {codes})"
+        fail(f"--target is {what}: name a combination, e.g. 'full house' "
+             "(`pinastats targets` lists them)")  # fmt: skip
+    return text
+
+
 def run(args: argparse.Namespace) -> int:
     """Solve the turn and print the guide, the full table, or the advice for one hand."""
     from pinastats.dice import parse_combination
     from pinastats.dice.stored import load_solution
 
-    comb = parse_combination(args.target)
+    comb = parse_combination(_target_text(args.target))
     if args.dice is None:
         if args.rolls_left is not None or args.locked:
             fail("--rolls-left and --locked describe a hand: use them with --dice")
