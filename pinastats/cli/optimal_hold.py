@@ -94,7 +94,7 @@ def _target_text(text: str) -> str:
 
     for i, c in enumerate(text):
         if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp"):
-            fail(f"--target {ascii(text)} holds a control character ({ascii(c)}, character "
+            fail(f"--target {text!a} holds a control character ({c!a}, character "
                  f"{i + 1} of {len(text)}): a target is one line, e.g. 'full house'")  # fmt: skip
     if not text.strip():
         if not text:
