@@ -118,7 +118,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     parser.add_argument(
         "--out",
         metavar="FILE|DIR|PATTERN",
-        help="save one row per game: to FILE (.parquet or .csv), or in pieces of at most "
+        help="save one row per game: to FILE (.csv, or .parquet, which needs pyarrow: pip "
+        "install pyarrow; it is not installed with pinastats), or in pieces of at most "
         "--piece-games games to DIR/games-00000.parquet, ... or to a PATTERN with {} for the "
         "piece number (e.g. runs/games-{}.csv); pieces are written as the games come, so "
         "the table is never held in memory; a stopped run leaves its complete pieces and says "
