@@ -20,6 +20,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "pinastats.cli.optimal_hold",
     "pinastats.cli.targets",
     "pinastats.cli.advise",
+    "pinastats.cli.table",
     "pinastats.cli.simulate",
     "pinastats.cli.report",
     "pinastats.cli.review",

@@ -47,7 +47,7 @@ from pinastats.game.position import (
     game_from_position,
     rules_record,
 )
-from pinastats.game.rules import Rules, Trigger
+from pinastats.game.rules import EndReason, Rules, Trigger
 
 VERSION = "pc1"
 """The first word of every position in this notation."""
@@ -310,14 +310,16 @@ def _read_options(options: Mapping[str, str | None], data: dict[str, Any], playe
         data["end_trigger"] = _TRIGGERS[value]
     if "scores" in options:
         data["scores"] = _numbers(str(options["scores"]), "scores", players, None)
-    if "start" in options:
-        data["starting_scores"] = _numbers(str(options["start"]), "start", players, 0)
+    data["starting_scores"] = (
+        _numbers(str(options["start"]), "start", players, 0)
+        if "start" in options
+        else list(range(1, players + 1))
+    )
     rules: dict[str, Any] = {flag: True for key, flag in _FLAGS.items() if key in options}
     for key, field in _RULE_KEYS.items():
         if key in options:
             rules[field] = _whole(str(options[key]), key, 1)
-    if rules:
-        data["rules"] = rules
+    data["rules"] = rules  # a line gives every rule: those it leaves out are the defaults
 
 
 def parse_position(
@@ -386,7 +388,8 @@ def notation_of(game: Game) -> str:
         words.append(f"first={_SEATS[game.first_player]}")
     if game.turn != fewest_turns(game):
         words.append(f"turns={game.turn}")
-    if list(game.last_placed) != default_last_placed(game):
+    tied = game.end_reason in (EndReason.TIE_BREAK, EndReason.DRAW)  # read, so always written
+    if tied or list(game.last_placed) != default_last_placed(game):
         words.append("last=" + ",".join(map(str, game.last_placed)))
     if game.trigger != _shown_trigger(game):
         words.append(f"end={_trigger_word(game.trigger)}")
