@@ -29,6 +29,7 @@ Modules, from the bottom up (each imports only those above it in this list)::
                 (to the end or truncated at the network), _label_positions
     loop        _play_games: chunks of whole games, logged, recorded and snapshot
     work        TurnTables, TurnMemo, Workspace: the tables and scratch memory kernels read
+    solve       the exact two-player solver: boards by rank, each board's pass fixed point
 
 The call graph of one turn in the game loop::
 
@@ -60,7 +61,15 @@ choice":
 
 from __future__ import annotations
 
-from pinastats._engine.codes import EndReason, HappyHourEffect, PlacementRule, Trigger, TurnEnding
+from pinastats._engine.codes import (
+    EndReason,
+    HappyHourEffect,
+    PlacementRule,
+    Trigger,
+    TurnEnding,
+    end_clause,
+    end_entry,
+)
 from pinastats._engine.decide import _choose_happy_hour as choose_happy_hour
 from pinastats._engine.decide import _choose_keep as choose_keep
 from pinastats._engine.decide import _pick_cell as pick_cell
@@ -90,9 +99,10 @@ from pinastats._engine.kinds import (
 )
 from pinastats._engine.loop import _play_games as play_games
 from pinastats._engine.memo import EMPTY, KEY_HEAD, KEY_PER_CELL
-from pinastats._engine.net import Net, empty_net, feature_count
+from pinastats._engine.net import NO_WINNER_SHARE, Net, empty_net, feature_count, seat_value
 from pinastats._engine.net import _evaluate as evaluate
 from pinastats._engine.net import _features_of as features_of
+from pinastats._engine.net import _result as seat_result
 from pinastats._engine.playout import _best_keeps as best_keeps
 from pinastats._engine.playout import _label_positions as label_positions
 from pinastats._engine.playout import _play_outs as play_outs
@@ -108,6 +118,15 @@ from pinastats._engine.rules import _placement_points as placement_points
 from pinastats._engine.rules import _roll as roll
 from pinastats._engine.rules import _start_game as start_game
 from pinastats._engine.rules import _winning_line as winning_line
+from pinastats._engine.solve import MAX_STEPS as SOLVE_MAX_STEPS
+from pinastats._engine.solve import TOLERANCE as SOLVE_TOLERANCE
+from pinastats._engine.solve import _board_masks as solve_board_masks
+from pinastats._engine.solve import _final_turn_of as solve_final_turn_mask
+from pinastats._engine.solve import _final_turn_table as solve_final_turn_table
+from pinastats._engine.solve import _index_of as solve_index_of
+from pinastats._engine.solve import _mover_finals as solve_mover_finals
+from pinastats._engine.solve import _query_turn as solve_turn
+from pinastats._engine.solve import _solve_range as solve_range
 from pinastats._engine.state import (
     NO_SEAT,
     SPACES,
@@ -152,6 +171,7 @@ __all__ = [
     "K_VALUE",
     "MEMO_SLOTS",
     "NO_SEAT",
+    "NO_WINNER_SHARE",
     "N_PARAMS",
     "PARAM_BLOCK",
     "PARAM_LINE",
@@ -159,6 +179,8 @@ __all__ = [
     "PARAM_RACE",
     "PARAM_ROLLOUTS",
     "PARAM_WIN",
+    "SOLVE_MAX_STEPS",
+    "SOLVE_TOLERANCE",
     "SPACES",
     "Board",
     "EndReason",
@@ -185,6 +207,8 @@ __all__ = [
     "draw_happy_hour",
     "empty_net",
     "empty_state",
+    "end_clause",
+    "end_entry",
     "evaluate",
     "expect_keeps",
     "feature_count",
@@ -210,6 +234,15 @@ __all__ = [
     "prepare_turn",
     "roll",
     "rollout_cell",
+    "seat_result",
+    "seat_value",
+    "solve_board_masks",
+    "solve_final_turn_mask",
+    "solve_final_turn_table",
+    "solve_index_of",
+    "solve_mover_finals",
+    "solve_range",
+    "solve_turn",
     "stack_states",
     "start_game",
     "state_batch",

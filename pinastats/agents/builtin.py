@@ -20,6 +20,9 @@
 ``coach``      plays every keep and placement for the chance to win (play-outs
                from each outcome position of the turn and the turn DP on
                them, :mod:`pinastats.coach`); a Python agent, not a kernel.
+``perfect``    plays every decision by the exact solution of the game's board
+               (two players, no Happy Hour; :mod:`pinastats.solve`), solving
+               the board on first use; a Python agent, not a kernel.
 =============  ==============================================================
 
 The kernel agents are the :class:`AgentKind` values; the Python agents
@@ -146,7 +149,10 @@ def _check_parameter(agent: str, key: str, value: object, shown: str | None = No
 PythonAgentFactory = Callable[[str, list[tuple[str, str]]], AgentProtocol]
 """Makes a Python agent from its spec text and its ``(name, value)`` parameter texts."""
 
-PYTHON_AGENTS: dict[str, str] = {"coach": "pinastats.coach.agent:coach_agent"}
+PYTHON_AGENTS: dict[str, str] = {
+    "coach": "pinastats.coach.agent:coach_agent",
+    "perfect": "pinastats.solve.agent:perfect_agent",
+}
 """Named agents written in Python: name -> ``module:factory`` (imported on first use)."""
 
 
@@ -349,13 +355,20 @@ class AgentError(PinastatsError):
 def check_plays(agent: object, config: object) -> None:
     """Raise :class:`AgentError` when ``agent`` cannot play games of ``config``.
 
-    Only ``value`` has such limits: it needs a network for the config's player
-    count and layout (:func:`pinastats.agents.network.fits`).
+    ``value`` needs a network for the config's player count and layout
+    (:func:`pinastats.agents.network.fits`); an agent with a ``refuses(config)``
+    method (``perfect``: the games the exact solution covers) says itself why not.
     """
     if isinstance(agent, Agent) and agent.kind is AgentKind.VALUE:
         why = fits(config)  # type: ignore[arg-type]
         if why is not None:
             raise AgentError(f"agent 'value' cannot play this game: {why}")
+    refuses = getattr(agent, "refuses", None)
+    if callable(refuses):
+        reason = refuses(config)
+        if reason is not None:
+            name = getattr(agent, "name", type(agent).__name__)
+            raise AgentError(f"agent {name!r} cannot play this game: {reason}")
 
 
 def _check_playing(game: Game) -> None:

@@ -1,0 +1,168 @@
+"""The retrograde solve of one board: every layer of the table, on every core.
+
+Layers are solved from the most tokens down (:mod:`pinastats._engine.solve`), each
+split into blocks that threads solve side by side (the kernels release the GIL);
+a layer starts when the layers it reads are done. The table of the second
+player's last turn, ``W[mask]`` over every set of winning cells, is solved first.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from pinastats import _engine as E
+from pinastats._arrays import FloatArray
+from pinastats.dice.hands import N_HANDS, N_KEEPS, dice_tables
+from pinastats.solve.board import SolvedBoard, SolveError
+
+BLOCK = 8192
+"""Boards a thread solves at a time (progress is reported per block)."""
+
+Progress = Callable[[int, int], None]
+"""Called with ``(boards done, boards in all)`` as the solve goes on."""
+
+
+@cache
+def solver_tables() -> tuple[np.ndarray, ...]:
+    """The dice tables of the turn DP, and each hand's chance on a roll of five dice."""
+    t = dice_tables()
+    scale = (6.0 ** -(5 - t.keep_size)).astype(np.float64)
+    hand_p = t.hand_weight.astype(np.float64) / 6.0**5
+    return (t.keep_levels, t.keep_plus, scale, t.hand_as_keep, t.keep_minus, hand_p)
+
+
+def turn_work(rolls: int) -> tuple[np.ndarray, ...]:
+    """Scratch arrays of one turn DP: values and slopes of hands and keeps."""
+    rows = max(rolls, 1)
+    return (
+        np.zeros((rows, N_HANDS)), np.zeros((rows, N_HANDS)), np.zeros((rows, N_KEEPS)),
+        np.zeros((rows, N_KEEPS)), np.zeros(N_KEEPS), np.zeros(N_KEEPS),
+    )  # fmt: skip
+
+
+def _board_work(n_cells: int, rolls: int) -> tuple[np.ndarray, ...]:
+    """Scratch arrays of :func:`~pinastats._engine.solve._solve_board`."""
+    return (
+        np.zeros(n_cells), np.zeros(n_cells), np.zeros(N_HANDS), np.zeros(N_HANDS, dtype=np.bool_),
+        np.zeros(N_HANDS), np.zeros(N_HANDS, dtype=np.bool_), *turn_work(rolls),
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SolveStats:
+    """How a solve went.
+
+    Attributes:
+        boards: boards solved (reachable ones; the others hold NaN).
+        positions: boards in the table (each with two movers).
+        steps: Newton steps taken in all (one per board without passes).
+        seconds: wall time of the solve.
+        workers: threads that solved.
+    """
+
+    boards: int
+    positions: int
+    steps: int
+    seconds: float
+    workers: int
+
+
+def default_workers() -> int:
+    """Every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def _available_memory() -> int | None:
+    """Bytes of memory available now (Linux ``MemAvailable``), or None if unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def check_memory(board: SolvedBoard) -> None:
+    """Refuse a solve that would not fit in the memory available now."""
+    need, free = board.memory_needed(), _available_memory()
+    if free is not None and need > free:
+        raise SolveError(
+            f"solving this board needs about {need / 2**30:.1f} GiB "
+            f"({board.positions:,} boards of {board.n_cells} cells), "
+            f"but {free / 2**30:.1f} GiB is available"
+        )
+
+
+def _blocks(n: int, size: int) -> list[tuple[int, int]]:
+    return [(lo, min(lo + size, n)) for lo in range(0, n, size)]
+
+
+def solve_values(
+    board: SolvedBoard, *, workers: int | None = None, progress: Progress | None = None
+) -> tuple[FloatArray, FloatArray, SolveStats]:
+    """Solve ``board``: ``(values, final_turn, stats)`` in float64.
+
+    ``values[i, 0]`` is the first player's chance to win with her to move on
+    board ``i`` (the index of :mod:`pinastats._engine.solve`), ``values[i, 1]``
+    the second player's with him to move; ``final_turn[m]`` the second
+    player's chance on his last turn when the cells of ``m`` win for him.
+    """
+    workers = default_workers() if workers is None else workers
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise SolveError(f"workers must be a whole number of at least 1, got {workers!r}")
+    check_memory(board)
+    started = time.perf_counter()
+    tables = solver_tables()
+    n, rolls = board.n_cells, board.rolls
+    _offset, total = board.layers
+    values = np.full((total, 2), np.nan)
+    final_turn = np.zeros(1 << n)
+    ptr, cells, hand_masks = board.hand_cells
+    hands = (ptr, cells)
+    steps = np.zeros(2, dtype=np.int64)
+    done = 0
+
+    def final_block(lo: int, hi: int) -> None:
+        work = (np.zeros(N_HANDS), np.zeros(N_HANDS, dtype=np.bool_), *turn_work(rolls))
+        E.solve_final_turn_table(hand_masks, rolls, tables, lo, hi, final_turn, work)
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        list(pool.map(lambda span: final_block(*span), _blocks(1 << n, BLOCK)))
+        game = board.game_tuple(final_turn)
+
+        def block(a: int, b: int, lo: int, hi: int) -> np.ndarray:
+            counts = np.zeros(2, dtype=np.int64)
+            work = _board_work(n, rolls)
+            E.solve_range(a, b, lo, hi, game, hands, rolls, tables, values, work, counts)
+            return counts
+
+        for a in reversed(range(board.tokens)):
+            for b in reversed(range(board.tokens)):
+                size = int(board.binom[n, a] * board.binom[n - a, b]) if a + b <= n else 0
+                jobs = [pool.submit(block, a, b, lo, hi) for lo, hi in _blocks(size, BLOCK)]
+                for job in jobs:
+                    counts = job.result()
+                    steps += counts
+                    done += int(counts[0])
+                    if progress is not None:
+                        progress(min(done, total), total)
+    stats = SolveStats(
+        boards=int(steps[0]),
+        positions=total,
+        steps=int(steps[1]),
+        seconds=time.perf_counter() - started,
+        workers=workers,
+    )
+    return values, final_turn, stats
