@@ -19,11 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pinastats.records import read_records
 from pinastats.records.format import parse_records
 from pinastats.tabletop import server as server_module
-from pinastats.tabletop.commands import MessageError, act, carry_out, check_message
+from pinastats.tabletop.commands import COMMANDS, MessageError, act, carry_out, check_message
 from pinastats.tabletop.server import MAX_BODY, TOKEN_HEADER, BoardServer
 from pinastats.tabletop.session import PlaySession
 
@@ -371,3 +373,47 @@ def test_messages_are_checked_before_the_game_sees_them(tmp_path: Path) -> None:
         assert read_records(tmp_path / "pinastats-game-seed4.jsonl") == [session.record]
     finally:
         session.close()
+
+
+# -------------------------------------------------------------------- any message at all
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+FIELD = st.sampled_from(["hold", "cell", "option", "on", "path", "cmd", "x"])
+MESSAGES = st.one_of(
+    JSON,
+    st.fixed_dictionaries(
+        {"cmd": st.sampled_from([*COMMANDS, "coach", "fly", "ROLL"])},
+        optional={
+            "hold": JSON | st.lists(st.integers(-2, 6), max_size=6),
+            "cell": JSON,
+            "option": JSON,
+            "on": JSON,
+            "path": JSON,
+        },
+    ),
+    st.dictionaries(FIELD, JSON, max_size=3),
+)
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(message=MESSAGES)
+def test_any_message_is_answered_with_the_view_or_one_line(board: Board, message: Any) -> None:
+    """Whatever the page's own request carries: the view (a move played or refused) or a 400."""
+    try:
+        body = json.dumps(message, allow_nan=True)
+    except ValueError:
+        return
+    status, _, answer = board.request(body)
+    if status == 200:
+        assert "view" in json.loads(answer)
+    else:
+        _refused((status, {"Content-Type": "application/json"}, answer), 400)
+    assert list(board.folder.rglob("*")) == []
+    assert board.view()["view"]["board"]
