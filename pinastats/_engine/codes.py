@@ -61,17 +61,46 @@ class EndReason(_Worded):
     """The safety limit on turns was reached (no winner); never met in normal play."""
 
 
-_say(
-    {
-        EndReason.ONGOING: "still being played",
-        EndReason.PINA_COLADICE: "PIÑA COLADICE (a full line)",
-        EndReason.SCORE: "target score reached, best score wins",
-        EndReason.TOKENS: "last token placed, best score wins",
-        EndReason.TIE_BREAK: "tied score, latest placement wins",
-        EndReason.DRAW: "tied score, nobody placed: draw",
-        EndReason.TURN_LIMIT: "turn limit (no winner)",
-    }
-)
+_END_ENTRY = {
+    EndReason.ONGOING: "still being played",
+    EndReason.PINA_COLADICE: "PIÑA COLADICE (a full line)",
+    EndReason.SCORE: "{target} reached, best score wins",
+    EndReason.TOKENS: "last token placed, best score wins",
+    EndReason.TIE_BREAK: "tied score, latest placement wins",
+    EndReason.DRAW: "tied score, nobody placed: draw",
+    EndReason.TURN_LIMIT: "turn limit (no winner)",
+}
+"""How a game ended, as a table entry (``{target}``: the target score, named or in points)."""
+
+_END_CLAUSE = {
+    EndReason.ONGOING: "before the end",
+    EndReason.PINA_COLADICE: "on a PIÑA COLADICE (a full line)",
+    EndReason.SCORE: "after {target} triggered the end",
+    EndReason.TOKENS: "after a last token triggered the end",
+    EndReason.TIE_BREAK: "on a tie broken by the latest placement",
+    EndReason.DRAW: "in a draw",
+    EndReason.TURN_LIMIT: "at the turn limit",
+}
+"""How a game ended, as the end of a sentence ("60% of the games end ...")."""
+
+_say({reason: text.format(target="target score") for reason, text in _END_ENTRY.items()})
+
+
+def _target(target_score: int | None) -> str:
+    return "target score" if target_score is None else f"{target_score} points"
+
+
+def end_entry(reason: EndReason, target_score: int | None = None) -> str:
+    """How a game ended, as a table entry: ``20 points reached, best score wins``.
+
+    Without ``target_score`` it is the member's words (``target score reached, ...``).
+    """
+    return _END_ENTRY[EndReason(reason)].format(target=_target(target_score))
+
+
+def end_clause(reason: EndReason, target_score: int | None = None) -> str:
+    """How a game ended, as the end of a sentence: ``after 20 points triggered the end``."""
+    return _END_CLAUSE[EndReason(reason)].format(target=_target(target_score))
 
 
 class Trigger(_Worded):

@@ -29,7 +29,7 @@ gives (:func:`_result`).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -222,14 +222,23 @@ def _forward(net, x):
         out[i] /= total
 
 
+NO_WINNER_SHARE = 0.5
+"""What a game nobody won is worth to each seat (a win is worth 1, a loss 0)."""
+
+
+def seat_value(win: Any, no_winner: Any) -> Any:
+    """A seat's value from its chance to win and the chance that nobody wins (floats or arrays)."""
+    return win + NO_WINNER_SHARE * no_winner
+
+
 @jit_inline
 def _result(game, seat):
-    """1 if ``seat`` won the finished game, 0.5 if nobody did, else 0."""
+    """1 if ``seat`` won the finished game, :data:`NO_WINNER_SHARE` if nobody did, else 0."""
     winner = game.status[0].winner
     if winner == seat:
         return 1.0
     if winner < 0:
-        return 0.5
+        return NO_WINNER_SHARE
     return 0.0
 
 
@@ -246,7 +255,7 @@ def _position_value(board, game, seat, net, over):
     _forward(net, net.x)
     n = game.players.shape[0]
     r = (seat - game.status[0].to_move) % n
-    return net.out[r] + 0.5 * net.out[n]
+    return net.out[r] + NO_WINNER_SHARE * net.out[n]
 
 
 @jit

@@ -5,15 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pinastats.cli._common import percent, percent_range, render_table
-
-_REASON_TEXT = {
-    "pina_coladice": "PIÑA COLADICE (a full line)",
-    "score": "20 points reached, best score",
-    "tokens": "last token placed, best score",
-    "tie_break": "tied score, latest placement wins",
-    "draw": "tied score, nobody placed: draw",
-    "turn_limit": "turn limit (no winner)",
-}
+from pinastats.game.rules import EndReason, end_entry
 
 
 def _count(n: int) -> str:
@@ -123,7 +115,7 @@ def summary_text(s: dict[str, Any]) -> str:
             low, high = wilson_interval(games, n)
             rows.append(
                 [
-                    _REASON_TEXT.get(reason, reason),
+                    end_entry(EndReason[reason.upper()], s["target_score"]),
                     _count(games),
                     percent(games / n),
                     percent_range(low, high),

@@ -169,11 +169,9 @@ class OutcomeSet:
 
 def _exact_value(state: GameState, seat: int) -> float:
     """The mover's result where the game is over, NaN while it runs."""
-    status = state.status[0]
-    if int(status["reason"]) == int(EndReason.ONGOING):
+    if int(state.status[0]["reason"]) == int(EndReason.ONGOING):
         return float("nan")
-    winner = int(status["winner"])
-    return 1.0 if winner == seat else 0.5 if winner < 0 else 0.0
+    return float(E.seat_result(state, seat))
 
 
 def _strategic_choice(
@@ -258,7 +256,7 @@ def network_values(outcomes: OutcomeSet) -> FloatArray:
         n = config.players
         for row, j in enumerate(todo):
             r = (outcomes.seat - int(outcomes.states[j].status[0]["to_move"])) % n
-            w[j] = p[row, r] + 0.5 * p[row, n]
+            w[j] = E.seat_value(p[row, r], p[row, n])
     return w
 
 

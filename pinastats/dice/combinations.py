@@ -223,7 +223,7 @@ _INFO: dict[Combination, _Info] = {
     Combination.LARGE_STRAIGHT: _Info(_K.STRAIGHT, "1-2-3-4-5 or 2-3-4-5-6."),
     Combination.FOUR_OF_A_KIND: _Info(_K.N_OF_A_KIND, "At least four dice of one value.", None, 4),
     Combination.FULL_HOUSE: _Info(
-        _K.PATTERN, "Three of one value and two of another, or five of a kind."
+        _K.PATTERN, "Three of one value and two of another; five of a kind counts, 4 + 1 does not."
     ),
     Combination.ALL_DIFFERENT: _Info(
         _K.PATTERN, "Five distinct values (5≠; a large straight counts)."
@@ -241,8 +241,21 @@ _INFO: dict[Combination, _Info] = {
     ),
 }
 
-COASTER_COMBINATIONS: tuple[Combination, ...] = tuple(list(Combination)[:25])
-"""The 25 combinations printed on the coasters, in catalogue order."""
+ANALYSIS_TARGETS: frozenset[Combination] = frozenset(
+    {
+        Combination.PAIR,
+        Combination.THREE_OF_A_KIND,
+        Combination.TWO_DISTINCT_PAIRS,
+        Combination.STRICT_FULL_HOUSE,
+        *(Combination[f"{word}_{v}"] for word in ("FOUR", "FIVE") for v in range(1, 7)),
+    }
+)
+"""The generic analysis targets, printed on no coaster; every other combination is a coaster's."""
+
+COASTER_COMBINATIONS: tuple[Combination, ...] = tuple(
+    c for c in Combination if c not in ANALYSIS_TARGETS
+)
+"""The combinations printed on the coasters, in catalogue order (a new member is one)."""
 
 
 @cache

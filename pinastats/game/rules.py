@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pinastats._engine import EndReason, HappyHourEffect, PlacementRule, Trigger
+from pinastats._engine import (
+    EndReason,
+    HappyHourEffect,
+    PlacementRule,
+    Trigger,
+    end_clause,
+    end_entry,
+)
 from pinastats.errors import PinastatsError
 
 MAX_ROLLS = 6
@@ -27,6 +34,8 @@ __all__ = [
     "Rules",
     "RulesError",
     "Trigger",
+    "end_clause",
+    "end_entry",
 ]
 
 

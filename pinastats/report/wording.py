@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pinastats.game.layout import Cell, Layout
-from pinastats.game.rules import EndReason, HappyHourEffect, Rules
+from pinastats.game.rules import EndReason, HappyHourEffect, Rules, end_clause, end_entry
 from pinastats.game.sides import Side
 from pinastats.report.text import join_words
 
@@ -35,25 +35,17 @@ class EndWords:
 def end_words(rules: Rules) -> dict[EndReason, EndWords]:
     """Every way a game can end (all of :class:`EndReason` but ``ONGOING``), in its order.
 
+    The words are the engine's (:func:`~pinastats.game.rules.end_entry`,
+    :func:`~pinastats.game.rules.end_clause`), with the rules' target score.
+
     >>> end_words(Rules(target_score=15))[EndReason.SCORE].entry
     '15 points reached, best score wins'
     """
     target = rules.target_score
     return {
-        EndReason.PINA_COLADICE: EndWords(
-            "PIÑA COLADICE (a full line)", "on a PIÑA COLADICE (a full line)"
-        ),
-        EndReason.SCORE: EndWords(
-            f"{target} points reached, best score wins", f"after {target} points triggered the end"
-        ),
-        EndReason.TOKENS: EndWords(
-            "last token placed, best score wins", "after a last token triggered the end"
-        ),
-        EndReason.TIE_BREAK: EndWords(
-            "tied score, latest placement wins", "on a tie broken by the latest placement"
-        ),
-        EndReason.DRAW: EndWords("tied score, nobody placed: draw", "in a draw"),
-        EndReason.TURN_LIMIT: EndWords("turn limit (no winner)", "at the turn limit"),
+        reason: EndWords(end_entry(reason, target), end_clause(reason, target))
+        for reason in EndReason
+        if reason is not EndReason.ONGOING
     }
 
 

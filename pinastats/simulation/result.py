@@ -313,6 +313,7 @@ class SimulationResult:
             "seed": self.seed,
             "players": self.config.players,
             "layout": self.config.layout.name,
+            "target_score": self.config.rules.target_score,
             "happy_hour": self.config.rules.happy_hour,
             "negative_scores": self.config.rules.negative_scores,
             "starting_scores": [int(x) for x in self.config.start_scores],

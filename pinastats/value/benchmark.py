@@ -120,10 +120,8 @@ def _positions(
         for _ in range(20):
             dice = sorted(int(d) for d in rng.integers(1, 7, size=5))
             hand = tables.hand_index(dice)
-            legal = [c for c in range(config.layout.n_cells)
-                     if E.open_to(state, seat, c) and board.shows[
-                         board.coaster_combination[state.cell_coaster[c]], hand]]  # fmt: skip
-            if len(legal) >= 2:
+            legal = np.zeros(config.layout.n_cells, dtype=np.bool_)
+            if E.legal_cells(board, state, seat, hand, legal) >= 2:
                 chosen.append(state)
                 hands.append(dice)
                 used_games.add(g)
@@ -154,17 +152,13 @@ def label_candidates(config: GameConfig, states: StateBatch, dice: IntArray, pla
         start = states.state(i)
         seat = int(start.status[0]["to_move"])
         hand = t.hand_index([int(d) for d in dice[i]])
-        for c in range(n_cells):
-            combo = board.coaster_combination[start.cell_coaster[c]]
-            if not (E.open_to(start, seat, c) and board.shows[combo, hand]):
-                continue
-            candidates[i, c] = True
+        E.legal_cells(board, start, seat, hand, candidates[i])
+        for c in np.flatnonzero(candidates[i]):
             after = E.copy_state(start)
             E.finish_turn(board, after, c, 0, -1)
             status = after.status[0]
             if int(status["reason"]) != int(E.EndReason.ONGOING):
-                winner = int(status["winner"])
-                labels[i, c] = 1.0 if winner == seat else 0.5 if winner < 0 else 0.0
+                labels[i, c] = E.seat_result(after, seat)
                 continue
             E.play_outs(agent.code, agent.param_vector(), board, after, tables, work, rng, seeds,
                         seat, 0, out)  # fmt: skip
@@ -301,6 +295,6 @@ def network_accuracy(parts: Sequence[Benchmark], path: str | Path | None = None)
                 r = (seat - int(after_states[j].status[0]["to_move"])) % n
                 rows.append({"players": n, "happy_hour": b.config.rules.happy_hour,
                              "phase": phase[i], "decision": i, "cell": cell,
-                             "predicted": p[j, r] + 0.5 * p[j, n],
+                             "predicted": E.seat_value(p[j, r], p[j, n]),
                              "label": b.labels[i, cell]})  # fmt: skip
     return pd.DataFrame(rows)

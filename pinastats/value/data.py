@@ -88,8 +88,9 @@ class Positions:
         return self.config.players
 
     def value(self, relative_seat: int = 0) -> FloatArray:
-        """Each position's label for ``relative_seat``: its wins plus half of no winner."""
-        return self.labels[:, relative_seat] + 0.5 * self.labels[:, -1]
+        """Each position's label for ``relative_seat``: the engine's :func:`~E.seat_value`."""
+        value: FloatArray = E.seat_value(self.labels[:, relative_seat], self.labels[:, -1])
+        return value
 
     def digest(self) -> str:
         """SHA-256 of the positions and labels (what a network trained on them names)."""

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from pinastats._arrays import FloatArray
+from pinastats._engine import seat_value
 from pinastats.agents.network import PlayerNetwork, save_networks
 from pinastats.errors import PinastatsError
 from pinastats.value.data import Positions, read_positions
@@ -86,8 +87,9 @@ def split_games(positions: Sequence[Positions], held_out: float, seed: int) -> l
 
 
 def _values(p: FloatArray) -> FloatArray:
-    """The mover's value (wins + half of no winner) of probability rows."""
-    return p[:, 0] + 0.5 * p[:, -1]
+    """The mover's value (the engine's ``seat_value``) of probability rows."""
+    value: FloatArray = seat_value(p[:, 0], p[:, -1])
+    return value
 
 
 def fit(

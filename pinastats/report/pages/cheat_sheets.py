@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from pinastats.dice.combinations import Combination
 from pinastats.dice.decision_learn import TOLERANCE
 from pinastats.dice.decision_list import Action
 from pinastats.report.data import Report
@@ -25,22 +26,11 @@ from pinastats.report.typeset import (
 SECTION = "Hold cheat-sheets"
 _REROLL_ALL = "re-roll\u00a0all"  # a no-break space: the two words stay on one line
 
-DEFINITIONS = {
-    "DOUBLE_PAIR": "Two pairs, which may be of the same value: four or five of a kind count.",
-    "ODDS": "Every die shows 1, 3 or 5.",
-    "EVENS": "Every die shows 2, 4 or 6.",
-    "SUM_LE_9": "The five dice add up to 9 or less.",
-    "SUM_12_14": "The five dice add up to 12, 13 or 14.",
-    "SUM_21_23": "The five dice add up to 21, 22 or 23.",
-    "SUM_GE_26": "The five dice add up to 26 or more.",
-    "SMALL_STRAIGHT": "1-2-3-4, 2-3-4-5 or 3-4-5-6 among the dice (a large straight counts).",
-    "LARGE_STRAIGHT": "1-2-3-4-5 or 2-3-4-5-6.",
-    "FOUR_OF_A_KIND": "At least four dice of one value.",
-    "FULL_HOUSE": "Three of one value and two of another; five of a kind counts, 4 + 1 does not.",
-    "ALL_DIFFERENT": "Five different values (5≠); a large straight counts.",
-    "FIVE_OF_A_KIND": "All five dice equal.",
-}
-"""The meaning of the hard combinations (the project's docs/rules.md), by combination key."""
+
+def definition(combination: Combination) -> str:
+    """What a coaster's combination means on the five dice: the combination's own description."""
+    return combination.description
+
 
 _HOLD_SIZES = ((10.5, 2), (10.0, 1), (9.0, 1), (8.5, 1))
 """Font size and examples per rule of a cheat-sheet, tried in order until the page fits."""
@@ -121,9 +111,7 @@ def hold_page(report: Report, sheet: HoldSheet, size: float, examples: int, page
             f"Tier {row.tier} for {report.players} players.",
             size=10, after=0.0,
         )  # fmt: skip
-    definition = DEFINITIONS.get(sheet.combination.name)
-    if definition is not None:
-        page.paragraph(definition, size=9.5, colour=MUTED, italic=True, after=0.12)
+    page.paragraph(definition(sheet.combination), size=9.5, colour=MUTED, italic=True, after=0.12)
     page.space(0.08)
     page.note("Read the rules in order and use the first one that fits your dice.", size=11)
     for section in sheet.sections:
