@@ -131,6 +131,11 @@ class BoardServer(ThreadingHTTPServer):
         """The port served (the one the system chose for port 0)."""
         return int(self.server_address[1])
 
+    def hosts(self) -> set[str]:
+        """The server's names with its port, as ``Host`` and ``Origin`` give them."""
+        names = {f"{h}:{self.port}" for h in HOSTS}
+        return names | set(HOSTS) if self.port == 80 else names  # HTTP's own port: not written
+
     def page(self) -> str:
         """The page, with this server's token."""
         css = (STATIC / "app.css").read_text(encoding="utf-8")
@@ -236,15 +241,14 @@ class _Handler(BaseHTTPRequestHandler):
     def _check_host(self) -> None:
         """Refuse a request naming another host (another site's name rebound to 127.0.0.1)."""
         host = self.headers.get("Host")
-        if host is not None and host.lower() not in {f"{h}:{self.server.port}" for h in HOSTS}:
+        if host is not None and host.lower() not in self.server.hosts():
             raise RequestError(HTTPStatus.FORBIDDEN, f"this server answers to 127.0.0.1:"
-                               f"{self.server.port} only, not to host {host!r}")  # fmt: skip
+                               f"{self.server.port} only, not to host {host!r:.80}")  # fmt: skip
 
     def _check_page(self) -> None:
         """Refuse a state-changing request that is not the page's own."""
-        port = self.server.port
         origin = self.headers.get("Origin")
-        if origin is not None and origin not in {f"http://{h}:{port}" for h in HOSTS}:
+        if origin is not None and origin not in {f"http://{h}" for h in self.server.hosts()}:
             raise RequestError(HTTPStatus.FORBIDDEN, f"requests from origin {origin!r:.80} are "
                                "refused: only the board's own page may play")  # fmt: skip
         site = self.headers.get("Sec-Fetch-Site")
