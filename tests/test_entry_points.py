@@ -361,7 +361,7 @@ make_agent:params | A.make_agent("strategic(line=1)", line=2)
 Agent:params | A.Agent(A.AgentKind.STRATEGIC, {"line": float("nan")})
     | AgentError | line must be a finite number from -1e\+09 to 1e\+09, got nan
 Agent:params | A.Agent(A.AgentKind.ROLLOUT, {"rollouts": 1e12})
-    | AgentError | rollouts must be a whole number from 0 to 10,000 .*got 1000000000000\.0
+    | AgentError | rollouts must be a whole number from 1 to 10,000 .*got 1000000000000\.0
 Agent:params | A.Agent(A.AgentKind.ROLLOUT, {"policy": 4.0}) | AgentError | policy must be one of
 Coach:playouts | C.Coach(playouts=10**13) | CoachError | from 1 to 10000, got 10000000000000
 win_advice:playouts | C.win_advice(c.g, H, 0, playouts=10_001) | CoachError | got 10001

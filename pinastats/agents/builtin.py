@@ -122,15 +122,16 @@ def _check_parameter(agent: str, key: str, value: object, shown: str | None = No
     """``value`` of parameter ``key`` as a float, if allowed; ``shown``: the text given.
 
     A weight is a finite number of size at most :data:`MAX_WEIGHT`, ``rollouts``
-    a whole number from 0 to :data:`MAX_PLAYOUTS`, ``policy`` the code of one of
-    the play-out agents.
+    a whole number from 1 to :data:`MAX_PLAYOUTS` (with none, every placement
+    would tie and the agent would compare nothing), ``policy`` the code of one
+    of the play-out agents.
     """
     given = repr(value if shown is None else shown)
     number = cast("float", value)  # compared only once known to be a finite number
     if key == "rollouts":
-        if not (is_finite_number(value) and 0 <= number <= MAX_PLAYOUTS and number == int(number)):
+        if not (is_finite_number(value) and 1 <= number <= MAX_PLAYOUTS and number == int(number)):
             raise AgentError(
-                f"agent {agent!r}: rollouts must be a whole number from 0 to {MAX_PLAYOUTS:,} "
+                f"agent {agent!r}: rollouts must be a whole number from 1 to {MAX_PLAYOUTS:,} "
                 f"(play-outs per placement), got {given}"
             )
     elif key == "policy":

@@ -28,8 +28,8 @@ import pandas as pd
 from pinastats.agents.builtin import AgentError, check_plays
 from pinastats.agents.loading import resolve_agent
 from pinastats.balance.seats import check_players
-from pinastats.errors import expect_instance
-from pinastats.game.config import GameConfig
+from pinastats.errors import PinastatsError, expect_instance
+from pinastats.game.config import GameConfig, check_tokens_fit
 from pinastats.game.layout import available_layouts, load_layout
 from pinastats.game.rules import EndReason, Rules
 from pinastats.simulation.runner import simulate
@@ -48,6 +48,18 @@ class Variant:
     name: str
     rules: Rules
     layout: str = "standard"
+
+    def __post_init__(self) -> None:
+        """Refuse a variant that cannot be played when it is built, not when it is measured."""
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise PinastatsError(f"a variant's name must be a non-empty text, got {self.name!r}")
+        expect_instance(self.rules, Rules, f"variant {self.name!r}: rules", "Rules(...)")
+        expect_instance(self.layout, str, f"variant {self.name!r}: layout", "a layout name")
+        layout = load_layout(self.layout)  # an unknown layout is refused here, by name
+        try:
+            check_tokens_fit(self.rules, layout)
+        except PinastatsError as exc:
+            raise PinastatsError(f"variant {self.name!r}: {exc}") from None
 
     def config(self, players: int) -> GameConfig:
         """The game of this variant at ``players`` seats (rulebook starting scores)."""

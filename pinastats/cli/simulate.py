@@ -113,7 +113,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--starting-scores",
         type=_starting_scores,
         metavar="S1,S2,...",
-        help="scores at setup in turn order, one per player (default the rulebook's 1,2,3,4)",
+        help="scores at setup in turn order, one per player, each below the target score "
+        "(default the rulebook's 1,2,3,4)",
     )
     parser.add_argument(
         "--out",
@@ -345,6 +346,11 @@ def _config(args: argparse.Namespace, players: int) -> GameConfig:
     scores = args.starting_scores
     if scores is not None and len(scores) != players:
         fail(f"--starting-scores {','.join(map(str, scores))}: give {players}, one per player")
+    if scores is not None and max(scores) >= rules.target_score:
+        fail(
+            f"--starting-scores {','.join(map(str, scores))}: each must be below the target "
+            f"score {rules.target_score} (a score at the target ends every game in one round)"
+        )
     return GameConfig(
         players=players, catalogue=catalogue, layout=layout, rules=rules, starting_scores=scores
     )

@@ -28,13 +28,33 @@ integers (up to about 9.2e18) have room for millions of times more.
 """
 
 
+def check_tokens_fit(rules: Rules, layout: Layout) -> None:
+    """Refuse more tokens per player than ``layout`` has cells.
+
+    A player places at most one token per coaster, so tokens beyond the cells
+    can never be placed and the last-token end could never be triggered.
+    """
+    if rules.tokens > layout.n_cells:
+        raise PinastatsError(
+            f"rules: tokens {rules.tokens} per player, but the layout {layout.name!r} has "
+            f"{layout.n_cells} cells and a player places at most one token per coaster: "
+            f"tokens must be at most {layout.n_cells}"
+        )
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """Catalogue, layout, player count and rules: everything fixed before a game starts.
 
     The layout decides which side each cell shows for the player count
     (``Layout.sides_for``); the catalogue must hold at least as many coasters as
-    the layout has cells.
+    the layout has cells, and each player at most as many tokens as the layout
+    has cells (:func:`check_tokens_fit`: more could never all be placed).
+
+    A starting score at or above the target score is taken (a position file
+    sets up the end of a game that way), but it triggers the end at the first
+    turn: every game of such a config lasts one round (``pinastats simulate``
+    refuses such ``--starting-scores``).
     """
 
     players: int = 2
@@ -42,7 +62,8 @@ class GameConfig:
     layout: Layout = field(default_factory=load_layout)
     rules: Rules = field(default_factory=Rules)
     starting_scores: tuple[int, ...] | None = None
-    """Scores at setup in turn order; ``None`` is the rulebook's 1, 2, ..., n."""
+    """Scores at setup in turn order; ``None`` is the rulebook's 1, 2, ..., n (one at or above
+    the target score ends every game in its first round)."""
 
     def __post_init__(self) -> None:
         if (
@@ -75,6 +96,7 @@ class GameConfig:
                 f"starting scores must be a tuple of {self.players} whole numbers from 0 to "
                 f"{VALUE_LIMIT:,} in turn order, got {scores!r}"
             )
+        check_tokens_fit(self.rules, self.layout)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickle the settings only: the arrays built from them are built again on use.

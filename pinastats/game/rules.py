@@ -45,7 +45,9 @@ class Rules:
 
     Attributes:
         target_score: a score at least this high triggers the end (20).
-        tokens: tokens each player can place (6; the 7th marks the score).
+        tokens: tokens each player can place (6; the 7th marks the score); at most
+            the layout's cells, which :class:`~pinastats.game.GameConfig` checks
+            (a player places at most one token per coaster).
         happy_hour: play the Happy Hour variant.
         negative_scores: Happy Hour's "lose 3" may go below 0 (Board Game Arena).
         max_turns: safety limit on the number of turns of a game (ends as TURN_LIMIT).

@@ -97,9 +97,9 @@ def test_agent_names_and_parameters() -> None:
         ("strategic(win=inf)", "win must be a finite number .*, got 'inf'"),
         ("strategic(block=-2e9)", "block must be a finite number from -1e.09"),
         ("strategic(line=1,line=2)", "parameter 'line' is given twice"),
-        ("rollout(rollouts=inf)", "rollouts must be a whole number from 0 to 10,000 .*got 'inf'"),
+        ("rollout(rollouts=inf)", "rollouts must be a whole number from 1 to 10,000 .*got 'inf'"),
         ("rollout(rollouts=nan)", "rollouts must be a whole number .*got 'nan'"),
-        ("rollout(rollouts=1e12)", "from 0 to 10,000 .play-outs per placement., got '1e12'"),
+        ("rollout(rollouts=1e12)", "from 1 to 10,000 .play-outs per placement., got '1e12'"),
     ],
 )
 def test_bad_agent_specs_are_named(spec: str, message: str) -> None:

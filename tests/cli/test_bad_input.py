@@ -90,7 +90,7 @@ BAD_LINES: list[tuple[list[str], str]] = [
     (["simulate", "--agents", "strategic(line=1,line=2),ev", "--games", "2"],
      "parameter 'line' is given twice"),
     (["simulate", "--agents", "rollout(rollouts=inf),ev", "--games", "2"],
-     "rollouts must be a whole number from 0 to 10,000 (play-outs per placement), got 'inf'"),
+     "rollouts must be a whole number from 1 to 10,000 (play-outs per placement), got 'inf'"),
     (["simulate", "--agents", "rollout(rollouts=nan),ev", "--games", "2"], "got 'nan'"),
     (["simulate", "--agents", "rollout(rollouts=1e12),ev", "--games", "2"], "got '1e12'"),
     (["simulate", "--agents", "coach(playouts=10000000000000),ev", "--games", "2"],
