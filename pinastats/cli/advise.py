@@ -107,7 +107,19 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         metavar="N",
         help=(
             "with --objective win: value the outcome positions by play-outs, at most N from "
-            "each (default: the learned evaluator, instant; play-outs where it has no network)"
+            "each (default: exact for two players without Happy Hour, else the learned "
+            "evaluator, instant; play-outs where it has no network)"
+        ),
+    )
+    parser.add_argument(
+        "--evaluator",
+        choices=("exact", "network", "playouts"),
+        default=None,
+        help=(
+            "with --objective win: what values the outcome positions: exact (the solved game, "
+            "two players without Happy Hour; the board is solved first unless its table is "
+            "kept), network (the learned evaluator) or playouts (default: exact where the "
+            "game is covered, else network where it has a network, else playouts)"
         ),
     )
     parser.add_argument(
@@ -141,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
     check_rolls_left(args.rolls_left)
     catalogue = _catalogue(args.coasters)
     if args.objective != "win":
-        for option in ("playouts", "seed"):
+        for option in ("playouts", "seed", "evaluator"):
             if getattr(args, option) is not None:
                 fail(f"--{option} applies to --objective win only")
     game = load_position(args, catalogue=catalogue, happy_hour=args.happy_hour)
@@ -158,14 +170,43 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_win(args: argparse.Namespace, game: Game) -> int:
+def _evaluator(args: argparse.Namespace, game: Game) -> str:
+    """The evaluator asked for, or the best one that covers ``game``."""
     from pinastats.agents.network import fits
+    from pinastats.solve import uncovered
+
+    chosen: str | None = args.evaluator
+    if args.playouts is not None or args.seed is not None:
+        if chosen not in (None, "playouts"):
+            fail(f"--playouts and --seed go with --evaluator playouts, not {chosen}")
+        return "playouts"
+    if chosen == "exact":
+        why = uncovered(game.config)
+        if why is not None:
+            fail(f"--evaluator exact: {why}")
+    if chosen is not None:
+        return chosen
+    if uncovered(game.config) is None:
+        return "exact"
+    return "network" if fits(game.config) is None else "playouts"
+
+
+def _solve_first(game: Game) -> None:
+    """Solve ``game``'s board with progress on stderr, unless its table is kept."""
+    from pinastats.cli.solve import solve_with_progress
+
+    solve_with_progress(game, workers=None)
+
+
+def _run_win(args: argparse.Namespace, game: Game) -> int:
     from pinastats.coach import DEFAULT_PLAYOUTS, win_advice
 
-    network = args.playouts is None and args.seed is None and fits(game.config) is None
+    evaluator = _evaluator(args, game)
+    if evaluator == "exact":
+        _solve_first(game)
     playouts = DEFAULT_PLAYOUTS if args.playouts is None else args.playouts
     win = win_advice(game, args.dice, args.rolls_left, playouts=playouts, seed=args.seed,
-                     evaluator="network" if network else "playouts")  # fmt: skip
+                     evaluator=evaluator)  # fmt: skip
     if args.format == "json":
         write_json(win_record(win, game, args.dice) | _line(game))
     else:
@@ -437,7 +478,9 @@ def _win_summary(win: WinAdvice) -> list[str]:
     else:
         verb = "nothing to place"
     lines = [f"Best: {verb} → {chance} to win."]
-    if win.too_close_to_call:
+    if win.too_close_to_call and win.evaluator == "exact":
+        lines.append("Tied: the best options give the same exact chance.")
+    elif win.too_close_to_call:
         lines.append(
             f"Too close to call: the lead over the second best is {100 * win.lead:.1f}% "
             f"± {100 * win.lead_se:.1f}% (paired); more --playouts may tell them apart."
@@ -460,6 +503,8 @@ def win_text(win: WinAdvice, game: Game, top: int | None) -> str:
     )
     if win.evaluator == "network" and not all(o.exact for o in win.outcomes):
         how = "the learned evaluator's chances; --playouts N to play them out instead"
+    if win.evaluator == "exact":
+        how = "exact, from the solved game: both players play perfectly from here on"
     lines = [head, f"Objective: the chance to win ({how}).", "", *_win_summary(win)]
     if win.rolls_left == 0:
         lines += ["", _win_placements_text(win, game, "Placements (best first):", False)]

@@ -21,6 +21,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "pinastats.cli.targets",
     "pinastats.cli.advise",
     "pinastats.cli.table",
+    "pinastats.cli.solve",
     "pinastats.cli.simulate",
     "pinastats.cli.report",
     "pinastats.cli.review",

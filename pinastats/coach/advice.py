@@ -219,8 +219,11 @@ def win_advice(
 
     Each outcome position ``o`` of the turn (a token on an open cell, a pass,
     a Happy Hour face) gets its win probability ``W(o)``: exact where the game
-    is over, else, with ``evaluator="network"``, the learned evaluator's
-    (instant; :mod:`pinastats.value`), or with ``"playouts"`` the mean of
+    is over, else, with ``evaluator="exact"``, the exact chance under perfect
+    play (two players without Happy Hour: :mod:`pinastats.solve`, which solves
+    the board first unless its table is kept), with ``evaluator="network"``, the
+    learned evaluator's (instant; :mod:`pinastats.value`), or with
+    ``"playouts"`` the mean of
     play-outs to the end by ``policy`` in every seat (common random numbers:
     play-out ``i`` of every outcome uses the same seed). The turn DP on ``W``
     then values every keep exactly given ``W``. Play-outs are added ``batch``
@@ -249,6 +252,8 @@ def win_advice(
     outcomes = outcome_positions(game)
     if evaluator == "network":
         return _network_advice(game, points, outcomes, hand_dice, rolls_left)
+    if evaluator == "exact":
+        return _exact_advice(game, points, outcomes, hand_dice, rolls_left)
     playouts = check_playouts(DEFAULT_PLAYOUTS if playouts is None else playouts)
     batch = check_playouts(batch)
     runner = Playouts(outcomes, policy=policy, seed=seed, workers=workers)
@@ -284,8 +289,45 @@ def win_advice(
                                evaluator="playouts", chosen_check=check)  # fmt: skip
 
 
-EVALUATORS = ("network", "playouts")
+EVALUATORS = ("exact", "network", "playouts")
 """What values the outcome positions in :func:`win_advice`."""
+
+EXACT_TIE = 1e-9
+"""Options within this of each other are tied under the exact evaluator (the stored
+table is float32: each chance is within 6e-8 of the solve, the same for every option)."""
+
+
+def exact_values(outcomes: OutcomeSet) -> FloatArray:
+    """``W`` of every outcome position: the mover's exact chance under perfect play.
+
+    Raises :class:`~pinastats.solve.SolveError` for a game the solver does not cover.
+    """
+    from pinastats.solve import solve
+
+    game = outcomes.game
+    solution = solve(game)
+    w = outcomes.exact.copy()
+    for j in outcomes.undecided:
+        after = Game.from_state(game.config, outcomes.states[j])
+        w[j] = solution.chances(after)[outcomes.seat]
+    return w
+
+
+def _exact_advice(game: Game, points: Advice, outcomes: OutcomeSet, dice: Dice,
+                  rolls_left: int) -> WinAdvice:  # fmt: skip
+    """:func:`win_advice` with the exact ``W`` of the solved game (no error at all)."""
+    w = exact_values(outcomes)
+    m = outcomes.size
+    cov = np.zeros((m, m))
+    turn = solve_win_turn(w, outcomes.shows, outcomes.pass_column, outcomes.happy_columns,
+                          rolls_left, game.config.rules.rolls)  # fmt: skip
+    hand = dice_tables().hand_index(dice)
+    options = _decision(outcomes, turn, w, hand, rolls_left)
+    lead, _ = _lead(options, cov)
+    close = options.values.size > 1 and lead <= EXACT_TIE
+    advice = _advice(points, outcomes, w, cov, turn, options, hand, (lead, 0.0, close))
+    return dataclasses.replace(advice, playouts=0, policy="perfect", seed=0, evaluator="exact",
+                               chosen_check="the exact value of the chosen option")  # fmt: skip
 
 
 def _network_advice(game: Game, points: Advice, outcomes: OutcomeSet, dice: Dice,

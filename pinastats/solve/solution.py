@@ -108,6 +108,7 @@ class Solution:
         self._game = board.game_tuple(self.final_turn)
         ptr, cells, _ = board.hand_cells
         self._hands = (ptr, cells)
+        self._same: set[tuple[object, tuple[int, ...]]] = {(board.config, board.coasters)}
 
     def __repr__(self) -> str:
         return (
@@ -137,13 +138,16 @@ class Solution:
         if not isinstance(game, Game):
             raise SolveError(f"a position is a Game (Game.new(), a state file), got {game!r}")
         board = self.board
-        if game.config != board.config:
-            raise SolveError(
-                "this solution is for another game: the layout, catalogue, rules or starting "
-                "scores differ"
-            )
-        if tuple(int(c) for c in game.state.cell_coaster) != board.coasters:
-            raise SolveError("this solution is for another board: the coasters differ")
+        coasters = tuple(int(c) for c in game.state.cell_coaster)
+        if (game.config, coasters) not in self._same:
+            if SolvedBoard(game.config, coasters).digest != board.digest:
+                if coasters != board.coasters:
+                    raise SolveError("this solution is for another board: the coasters differ")
+                raise SolveError(
+                    "this solution is for another game: the layout, catalogue, rules or "
+                    "starting scores differ"
+                )
+            self._same.add((game.config, coasters))
         first_seat = game.first_player
         first = second = 0
         for c in range(board.n_cells):

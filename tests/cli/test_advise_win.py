@@ -83,14 +83,15 @@ def test_points_json_names_its_objective(tmp_path: Path, cli: Cli) -> None:
 
 def test_a_decided_last_turn_needs_no_playouts(tmp_path: Path, cli: Cli) -> None:
     state = _state(tmp_path, LAST_TURN)
-    result = _advise(cli, state, "2 2 3 3 5", 0, "--objective", "win", "--format", "json")
+    net = ("--evaluator", "network")  # the exact evaluator would solve the whole board first
+    result = _advise(cli, state, "2 2 3 3 5", 0, "--objective", "win", *net, "--format", "json")
     data = json.loads(result.out)
     assert data["playouts"] == 0
     assert {p["win_probability"] for p in data["placements"]} == {0.0, 1.0}
     for p in data["placements"]:
         assert p["win_probability"] == (1.0 if p["points"] >= 3 else 0.0)
         assert p["win_probability_se"] == 0.0
-    table = _advise(cli, state, "2 2 3 3 5", 0, "--objective", "win")
+    table = _advise(cli, state, "2 2 3 3 5", 0, "--objective", "win", *net)
     assert "every outcome is decided, no play-out needed" in table.out
     assert "Best: place on row" in table.out
 
@@ -126,14 +127,15 @@ def test_bad_input_is_one_line(
     assert message in result.err
 
 
-def test_the_network_advises_by_default(tmp_path: Path, cli: Cli) -> None:
+def test_the_network_advises_when_asked(tmp_path: Path, cli: Cli) -> None:
     state = _state(tmp_path, MID_GAME)
-    result = _advise(cli, state, "1 2 3 4 6", 2, "--objective", "win", "--format", "json")
+    net = ("--evaluator", "network")  # the default here, exact, would solve the board first
+    result = _advise(cli, state, "1 2 3 4 6", 2, "--objective", "win", *net, "--format", "json")
     assert (result.code, result.err) == (0, "")
     data = json.loads(result.out)
     assert (data["evaluator"], data["playouts"]) == ("network", 0)
     keeps = data["keeps"]
     assert data["win_probability"] == keeps[0]["win_probability"]
     assert all(0 <= k["win_probability"] <= 1 for k in keeps)
-    table = _advise(cli, state, "1 2 3 4 6", 2, "--objective", "win")
+    table = _advise(cli, state, "1 2 3 4 6", 2, "--objective", "win", *net)
     assert "the learned evaluator's chances" in table.out

@@ -1,0 +1,178 @@
+"""``pinastats solve``: solve a two-player board exactly and say the first player's chance.
+
+The board is a random deal (``--seed``), a given position's (``--state`` /
+``--position``), on the rulebook's grid or a ``--layout``. The solve checks the
+memory first, reports progress with an estimate of the time left on stderr, and
+keeps the table in the cache folder (a later solve of the same board, the
+``perfect`` agent and exact advice read it back at once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+
+from pinastats.cli._common import (
+    add_position_options,
+    fail,
+    load_position,
+    non_negative_int,
+    positive_int,
+    write_json,
+)
+from pinastats.errors import PinastatsError
+from pinastats.game import Game, GameConfig, load_layout
+from pinastats.game.rules import Rules
+
+if TYPE_CHECKING:
+    from pinastats.solve import Solution
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add the ``solve`` subcommand."""
+    parser = subparsers.add_parser(
+        "solve",
+        help="solve a two-player board exactly: every position's chance under perfect play",
+        description=(
+            "Solve the two-player base game (no Happy Hour) on one board: the chance to win of "
+            "every position under perfect play by both players. Prints the first player's exact "
+            "chance at the start and where the table is kept; the perfect agent and "
+            "'advise --objective win' read it back."
+        ),
+    )
+    add_position_options(parser, required=False)
+    parser.add_argument(
+        "--seed", type=non_negative_int, default=None, metavar="N",
+        help="deal a random board from this seed when no position is given (default: random)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--layout", default=None, metavar="NAME|FILE",
+        help="layout of the random board (default: the rulebook's 4x4 grid)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--target", type=positive_int, default=None, metavar="N",
+        help="points that trigger the end (default 20)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--tokens", type=positive_int, default=None, metavar="N",
+        help="tokens per player (default 6)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--workers", type=positive_int, default=None, metavar="N",
+        help="threads that solve (default: every core)",
+    )  # fmt: skip
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.set_defaults(func=run)
+
+
+def _game(args: argparse.Namespace) -> Game:
+    if args.state is not None or args.position is not None:
+        for option in ("seed", "layout", "target", "tokens"):
+            if getattr(args, option) is not None:
+                fail(f"--{option} goes with a random board, not with --state or --position")
+        return load_position(args)
+    rules = Rules(
+        **{k: v for k, v in (("target_score", args.target), ("tokens", args.tokens)) if v}
+    )
+    layout = load_layout(args.layout) if args.layout else load_layout()
+    seed = args.seed if args.seed is not None else int(time.time_ns() % 2**31)
+    args.seed = seed
+    return Game.new(config=GameConfig(players=2, layout=layout, rules=rules), seed=seed)
+
+
+class _Progress:
+    """Progress lines on stderr: boards done, the share, and an estimate of the time left."""
+
+    def __init__(self, every: float = 2.0) -> None:
+        self.started = time.perf_counter()
+        self.last = 0.0
+        self.every = every
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter() - self.started
+        if now - self.last < self.every and done < total:
+            return
+        self.last = now
+        left = now * (total - done) / done if done else float("nan")
+        print(
+            f"solving: {done:,}/{total:,} boards ({done / total:.0%}), "
+            f"{now:.0f} s, about {left:.0f} s left",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
+def solve_with_progress(game: Game, workers: int | None) -> tuple[Solution, bool]:
+    """The solution of ``game``'s board, and whether it was solved now.
+
+    A solve checks the memory first and reports progress on stderr; any problem
+    is one line.
+    """
+    from pinastats.solve import SolvedBoard, cached, solve
+    from pinastats.solve.solver import check_memory
+
+    try:
+        board = SolvedBoard.of(game)
+        found = cached(board)
+        if found is not None:
+            return found, False
+        check_memory(board)
+        print(
+            f"solving this board first: {board.positions:,} boards of a {board.n_cells}-cell "
+            f"layout (about {board.memory_needed() / 2**20:,.0f} MiB); kept for next time",
+            file=sys.stderr,
+            flush=True,
+        )
+        return solve(board, workers=workers, progress=_Progress()), True
+    except PinastatsError as exc:
+        fail(str(exc))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Solve the board and print its result."""
+    game = _game(args)
+    solution, solved_now = solve_with_progress(game, args.workers)
+    board = solution.board
+    found = None if solved_now else solution
+    stats = solution.stats
+    first = game.first_player
+    chances = solution.chances(game)
+    result: dict[str, Any] = {
+        "digest": solution.digest,
+        "seed": args.seed,
+        "layout": game.config.layout.name,
+        "coasters": [game.coaster(c).name for c in range(board.n_cells)],
+        "boards": board.positions,
+        "first_player_chance_at_start": solution.start_chance,
+        "position_chances": list(chances),
+        "to_move": game.to_move,
+        "first_player": first,
+        "stored": "float32",
+        "table": solution.path,
+        "solved_now": found is None,
+        "seconds": None if stats is None else round(stats.seconds, 1),
+        "workers": None if stats is None else stats.workers,
+        "newton_steps_per_board": None
+        if stats is None or not stats.boards
+        else round(stats.steps / stats.boards, 2),
+    }
+    if args.json:
+        write_json(result)
+        return 0
+    print(game.draw())
+    print(
+        f"First player's chance to win under perfect play: {solution.start_chance:.4%} "
+        f"(second player {1 - solution.start_chance:.4%})"
+    )
+    if not game.is_over and len(game.config.start_scores) == 2:
+        print(
+            f"This position, seat {game.to_move + 1} to move: "
+            + ", ".join(f"seat {s + 1} {p:.4%}" for s, p in enumerate(chances))
+        )
+    how = "solved now" if found is None else "read back"
+    timing = "" if stats is None else f" in {stats.seconds:.1f} s on {stats.workers} threads"
+    print(f"{board.positions:,} boards, {how}{timing if found is None else ''}")
+    print(f"Table kept in {solution.path or '(memory only: no writable cache folder)'}")
+    return 0
