@@ -10,7 +10,13 @@ import argparse
 import sys
 from typing import Any
 
-from pinastats.cli._common import fail, non_negative_int, positive_int
+from pinastats.cli._common import (
+    add_position_options,
+    fail,
+    load_position,
+    non_negative_int,
+    positive_int,
+)
 
 _EXAMPLE = "pinastats play --serve --seats human,coach --seed 7"
 
@@ -39,6 +45,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--seed", type=non_negative_int, default=0, help="seed of the deal and dice"
     )
     parser.add_argument("--happy-hour", action="store_true", help="play the Happy Hour variant")
+    add_position_options(parser, required=False)
     parser.add_argument("--no-coach", action="store_true", help="hide the coach's panel")
     parser.set_defaults(func=run)
 
@@ -56,7 +63,11 @@ def run(args: argparse.Namespace) -> int:
     ensure_warm(["dice", "agents", "rules", "turn", "coach", "value"])
 
     seats = [s.strip() for s in args.seats.split(",") if s.strip()]
-    session = PlaySession(seats, seed=args.seed, happy_hour=args.happy_hour)
+    start = None
+    if args.state is not None or args.position is not None:  # instead of a deal
+        start = load_position(args, happy_hour=args.happy_hour)
+    session = PlaySession(seats, seed=args.seed, happy_hour=start is None and args.happy_hour,
+                          position=start)  # fmt: skip
     try:
         server = BoardServer(session, args.port, coach=not args.no_coach)
     except OSError as exc:

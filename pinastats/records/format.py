@@ -107,6 +107,8 @@ class GameRecord:
     trigger: str
     scores: tuple[int, ...]
     chunk_size: int | None = None
+    start: str | None = None
+    """The position the game began from, in the position notation (None: the deal)."""
 
     @property
     def players(self) -> int:
@@ -120,6 +122,8 @@ class GameRecord:
         for t in turns:
             if t["happy_hour"] is None:
                 del t["happy_hour"]
+        if body["start"] is None:  # a dealt game, as every record before the field
+            del body["start"]
         return {"format": FORMAT, "version": VERSION, **body, "turns": turns}
 
     def to_json(self) -> str:
@@ -204,6 +208,9 @@ def record_from_dict(data: Any, where: str = "record") -> GameRecord:
         raise RecordError(f"{where}: field 'seed' has a bad value {seed!r}")
     turns = _need(data, "turns", list, where)
     rng = _need(data, "rng", dict, where)
+    start = data.get("start")
+    if start is not None and not isinstance(start, str):
+        raise RecordError(f"{where}: field 'start' must be a position line, got {start!r}")
     return GameRecord(
         seed=seed,
         game=game,
@@ -223,6 +230,7 @@ def record_from_dict(data: Any, where: str = "record") -> GameRecord:
         trigger=_need(data, "trigger", str, where),
         scores=_ints(_need(data, "scores", list, where), where, "scores"),
         chunk_size=data.get("chunk_size"),
+        start=start,
     )
 
 

@@ -31,6 +31,7 @@ from pinastats.dice.errors import at_least_or_none, is_whole
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
+from pinastats.game.notation import notation_of
 from pinastats.game.rules import EndReason, HappyHourEffect, Trigger
 from pinastats.records.draws import state_text, stream_text
 from pinastats.records.format import (
@@ -133,8 +134,13 @@ def record_game(
     game_index: int = 0,
     seed: int | None = None,
     chunk_size: int | None = None,
+    start: Game | None = None,
 ) -> GameRecord:
-    """Deal a game from ``rng`` (first seat drawn, or ``first_seat``), play and record it."""
+    """Deal a game from ``rng`` (first seat drawn, or ``first_seat``), play and record it.
+
+    ``start`` (a game of ``config``) is played on from its position instead of a
+    deal; the record keeps that position's line (``start``).
+    """
     if len(agents) != config.players:
         raise PinastatsError(
             f"{len(agents)} agents for {config.players} players: name one per seat"
@@ -147,13 +153,27 @@ def record_game(
     chunk_size = at_least_or_none(chunk_size, "chunk size", 1)
     agents = [resolve_agent(a) for a in agents]
     deal = state_text(rng)
-    state = empty_state(config.layout.n_cells, config.players)
-    E.deal(
-        rng, state, len(config.catalogue), config.sides, config.start_scores, config.rules.tokens
-    )
-    if first_seat >= 0:
-        E.start_game(state, first_seat, config.start_scores, config.rules.tokens)
-    game = Game(config, state)
+    if start is not None:
+        if start.config != config:
+            raise PinastatsError("the starting position must be a game of the config given")
+        if start.is_over:
+            raise PinastatsError(f"the starting position is over: {start.end_reason}")
+        game = start.copy()
+        state = game.state
+    else:
+        state = empty_state(config.layout.n_cells, config.players)
+        E.deal(
+            rng,
+            state,
+            len(config.catalogue),
+            config.sides,
+            config.start_scores,
+            config.rules.tokens,
+        )
+        if first_seat >= 0:
+            E.start_game(state, first_seat, config.start_scores, config.rules.tokens)
+        game = Game(config, state)
+    opening = None if start is None else notation_of(start)
     watched = [_Watched(a, rng) for a in agents]
     ids = config.catalogue.ids
     coasters = tuple(ids[int(c)] for c in state.cell_coaster)
@@ -168,7 +188,7 @@ def record_game(
     rng_fields = {
         "stream": stream_text(rng),
         "deal": deal,
-        "first": "fixed" if first_seat >= 0 else "drawn",
+        "first": "fixed" if first_seat >= 0 or start is not None else "drawn",
     }
     return GameRecord(
         seed=seed,
@@ -186,6 +206,7 @@ def record_game(
         trigger=Trigger(game.trigger).name,
         scores=game.scores,
         chunk_size=chunk_size,
+        start=opening,
     )
 
 

@@ -22,6 +22,7 @@ from pinastats.game.catalogue import load_catalogue
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.layout import load_layout
+from pinastats.game.notation import parse_position
 from pinastats.game.rules import EndReason, Rules, Trigger
 from pinastats.game.turn import roll_dice
 from pinastats.records.draws import generator_at
@@ -87,8 +88,13 @@ def _check(ok: bool, where: str, field: str, recorded: object, replayed: object)
 
 
 def _setup(record: GameRecord, config: GameConfig) -> Game:
-    """The recorded board, checked against the deal drawn from the recorded generator state."""
+    """The recorded board, checked against the deal drawn from the recorded generator state.
+
+    A game recorded from a position (``start``) begins from that position's line.
+    """
     where = f"game {record.game}, setup"
+    if record.start is not None:
+        return _setup_from(record, config, where)
     try:
         game = Game.from_board(
             list(record.coasters),
@@ -196,6 +202,24 @@ def _play(game: Game, turn: RecordedTurn, rng: np.random.Generator, where: str) 
         game.end_turn_without_placement(dice, die, option, rolls_used=len(turn.rolls))
     except PinastatsError as exc:
         raise RecordError(f"{where}: the turn without placement is refused: {exc}") from None
+
+
+def _setup_from(record: GameRecord, config: GameConfig, where: str) -> Game:
+    """The position a record began from, checked against its board, sides and first seat."""
+    assert record.start is not None
+    try:
+        game = parse_position(record.start, config=config)
+    except PinastatsError as exc:
+        raise RecordError(f"{where}: the starting position is refused: {exc}") from None
+    ids = config.catalogue.ids
+    coasters = [ids[int(c)] for c in game.state.cell_coaster]
+    sides = "".join(game.side(c) for c in range(config.layout.n_cells))
+    recorded = list(record.coasters)
+    _check(recorded == coasters, where, "the coasters", recorded, coasters)
+    _check(record.sides == sides, where, "sides", record.sides, sides)
+    _check(record.first == game.first_player, where, "the first seat", record.first,
+           game.first_player)  # fmt: skip
+    return game
 
 
 def replay(

@@ -16,6 +16,10 @@ on a legal coaster (none is legal: the turn passes, or the Happy Hour die is
 rolled and its *choice* asked when it has options). :meth:`PlaySession.undo`
 takes back the person's last decision: the game is played again from the deal
 with the decisions before it (same seed, same dice, same agents' moves).
+
+``position`` starts the game from a position instead of a deal: a line of the
+position notation (``docs/notation.md``) or a :class:`~pinastats.game.game.Game`;
+the record keeps it (``GameRecord.start``).
 """
 
 from __future__ import annotations
@@ -155,6 +159,27 @@ class _Run:
     log: list[str] = field(default_factory=list)
 
 
+def _start_position(
+    position: str | Game | None, config: GameConfig | None, happy_hour: bool
+) -> Game | None:
+    """The game a session starts from: None for a deal, else the position's game, checked."""
+    from pinastats.game.notation import parse_position
+
+    if position is None:
+        return None
+    if isinstance(position, str):
+        game = parse_position(position, config=config)
+    elif isinstance(position, Game):
+        game = position.copy()
+    else:
+        raise PlayError(f"position must be a position line or a Game, got {position!r}")
+    if happy_hour and not game.config.rules.happy_hour:
+        raise PlayError("happy_hour: the position's rules say whether Happy Hour is played")
+    if game.is_over:
+        raise PlayError(f"the position is over ({game.end_reason}): nothing to play")
+    return game
+
+
 class PlaySession:
     """A game of 2-4 seats, people (``"human"``) and agents (any agent name), one seed.
 
@@ -167,10 +192,14 @@ class PlaySession:
     """
 
     def __init__(self, seats: Sequence[str | AgentProtocol], *, seed: int | None = 0,
-                 happy_hour: bool = False, config: GameConfig | None = None) -> None:  # fmt: skip
+                 happy_hour: bool = False, config: GameConfig | None = None,
+                 position: str | Game | None = None) -> None:  # fmt: skip
         seats = list(seats)
         if not 2 <= len(seats) <= 4:
             raise PlayError(f"a game has 2 to 4 seats, got {len(seats)}: {seats!r}")
+        self.start = _start_position(position, config, happy_hour)
+        if self.start is not None:
+            config = self.start.config
         if config is None:
             if not isinstance(happy_hour, bool):
                 raise PlayError(f"happy_hour must be True or False, got {happy_hour!r}")
@@ -214,7 +243,7 @@ class PlaySession:
 
         def main() -> None:
             try:
-                run.record = record_game(self.config, agents, rng, seed=self.seed)
+                run.record = record_game(self.config, agents, rng, seed=self.seed, start=self.start)
             except _StopError:
                 pass
             except BaseException as exc:

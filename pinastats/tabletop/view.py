@@ -2,7 +2,8 @@
 
 :func:`session_view` gives the board (every coaster with its combination, points,
 side and the tokens on it), the seats (name, person or agent, score, reserve),
-the dice and what is asked, the log of the agents' moves and, with the coach
+the dice and what is asked, the position as a line of the position notation
+(``position``, ``docs/notation.md``), the log of the agents' moves and, with the coach
 beside the player, its advice: every keep of the hand or every placement, best
 first, with this turn's points and the chance to win by the learned network
 (``pinastats.coach.win_advice``, ``evaluator="network"``), the best one marked.
@@ -16,6 +17,7 @@ from typing import Any
 
 from pinastats.agents.network import fits
 from pinastats.game.game import Game
+from pinastats.game.notation import notation_of
 from pinastats.tabletop.session import PlaySession
 
 NETWORK_ERROR = 0.045
@@ -83,6 +85,7 @@ def session_view(session: PlaySession, coach: bool = True) -> dict[str, Any]:
         "log_count": len(session.log),
         "over": over,
         "can_undo": session.can_undo,
+        "position": notation_of(game),
     }
     if over:
         winner = game.winner

@@ -60,17 +60,20 @@ def board_widget(session: PlaySession, *, coach: bool = True,
 
 
 def play(seats: Any = ("human", "coach"), *, seed: int | None = 0, happy_hour: bool = False,
-         coach: bool = True) -> Any:  # fmt: skip
+         coach: bool = True, position: Any = None) -> Any:  # fmt: skip
     """Play Piña Coladice in the notebook: a board widget for a new game.
 
     ``seats``: 2-4 seats, ``"human"`` (or ``"human:NAME"``) for a person, else any agent
     name (``strategic``, ``coach``, ``value``, ``FILE.py:Class``), as a list or a
     comma-separated string. ``seed``: the same seed deals the same board and dice.
     ``coach``: show the coach's advice before each of a person's decisions.
+    ``position``: start from a position (a line of ``docs/notation.md`` or a ``Game``)
+    instead of a deal.
     """
     if isinstance(seats, str):
         seats = [s.strip() for s in seats.split(",")]
     if not isinstance(coach, bool):
         raise PinastatsError(f"coach must be True or False, got {coach!r}")
     _anywidget()  # the extra is missing: say so before a game starts
-    return board_widget(PlaySession(seats, seed=seed, happy_hour=happy_hour), coach=coach)
+    session = PlaySession(seats, seed=seed, happy_hour=happy_hour, position=position)
+    return board_widget(session, coach=coach)

@@ -132,8 +132,10 @@ function render({ model, el: root }) {
     if (message) panel.append(el("pre", { class: "pina-message" }, message));
     const lines = (v.log || []).slice(0, Math.max(0, (v.log || []).length - hidden));
     const log = el("ul", { class: "pina-log" }, lines.map((l) => el("li", {}, l)));
+    const position = v.position ? el("div", { class: "pina-position", title: "the position as one line (docs/notation.md): pinastats advise --position, pinastats table --position" },
+      "position: ", el("code", {}, v.position)) : null;
 
-    root.replaceChildren(el("div", { class: "pina-main" }, el("div", {}, seats, grid, controls), el("div", {}, panel, log)));
+    root.replaceChildren(el("div", { class: "pina-main" }, el("div", {}, seats, grid, controls, position), el("div", {}, panel, log)));
   }
 
   root.addEventListener("keydown", (e) => {
