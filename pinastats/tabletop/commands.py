@@ -15,6 +15,7 @@ empty, a refusal that names what is allowed, or what was written.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,9 +53,12 @@ class Outcome:
     download: dict[str, str] | None = None
 
 
-def _show(value: object) -> str:
-    """A value as a message shows it: its repr, cut short."""
-    text = repr(value)
+def shown(value: object) -> str:
+    """A value of a message as an error shows it: in JSON (``true``, ``"x"``), cut short."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -66,12 +70,12 @@ def _whole(value: object) -> bool:
 def _checked_hold(value: object) -> list[int]:
     if not isinstance(value, list) or not all(_whole(i) for i in value):
         raise MessageError(f"roll: hold must be a list of dice positions 0 to {DICE - 1}, "
-                           f"got {_show(value)}")  # fmt: skip
+                           f"got {shown(value)}")  # fmt: skip
     bad = [i for i in value if not 0 <= i < DICE]
     if bad:
-        raise MessageError(f"roll: dice positions are 0 to {DICE - 1}, got {_show(bad)}")
+        raise MessageError(f"roll: dice positions are 0 to {DICE - 1}, got {shown(bad)}")
     if len(set(value)) != len(value):
-        raise MessageError(f"roll: hold names a die twice: {_show(value)}")
+        raise MessageError(f"roll: hold names a die twice: {shown(value)}")
     return list(value)
 
 
@@ -82,16 +86,16 @@ def check_message(message: object, n_cells: int) -> dict[str, Any]:
     range (``cell`` below ``n_cells``).
     """
     if not isinstance(message, dict):
-        raise MessageError(f"a message is a JSON object with a cmd, got {_show(message)}")
+        raise MessageError(f"a message is a JSON object with a cmd, got {shown(message)}")
     cmd = message.get("cmd")
     if not isinstance(cmd, str) or cmd not in COMMANDS:
-        raise MessageError(f"unknown command {_show(cmd)}; the commands are {', '.join(COMMANDS)}")
+        raise MessageError(f"unknown command {shown(cmd)}; the commands are {', '.join(COMMANDS)}")
     allowed = FIELDS.get(cmd, ())
     extra = sorted(str(k) for k in message if k != "cmd" and k not in allowed)
     if extra:
         takes = f"takes only {', '.join(allowed)}" if allowed else "takes no field"
         why = " (the record is not written to a path of the message's)" if cmd == "export" else ""
-        raise MessageError(f"{cmd} {takes}, got {_show(extra)}{why}")
+        raise MessageError(f"{cmd} {takes}, got {shown(extra)}{why}")
     checked: dict[str, Any] = {"cmd": cmd}
     if cmd == "roll":
         checked["hold"] = _checked_hold(message.get("hold", []))
@@ -99,13 +103,13 @@ def check_message(message: object, n_cells: int) -> dict[str, Any]:
         cell = message.get("cell")
         if not _whole(cell) or not 0 <= cell < n_cells:  # type: ignore[operator]
             raise MessageError(f"place: cell must be a whole number 0 to {n_cells - 1}, "
-                               f"got {_show(cell)}")  # fmt: skip
+                               f"got {shown(cell)}")  # fmt: skip
         checked["cell"] = cell
     elif cmd == "choose":
         option = message.get("option")
         if not _whole(option) or not 0 <= option <= MAX_OPTION:  # type: ignore[operator]
             raise MessageError(f"choose: option must be a whole number 0 or more, "
-                               f"got {_show(option)}")  # fmt: skip
+                               f"got {shown(option)}")  # fmt: skip
         checked["option"] = option
     return checked
 

@@ -40,7 +40,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from pinastats.errors import PinastatsError
-from pinastats.tabletop.commands import MessageError, carry_out
+from pinastats.tabletop.commands import MessageError, carry_out, shown
 from pinastats.tabletop.session import PlaySession
 from pinastats.tabletop.view import session_view
 from pinastats.tabletop.widget import STATIC
@@ -152,10 +152,10 @@ class BoardServer(ThreadingHTTPServer):
             if isinstance(message, dict) and message.get("cmd") == "coach":
                 extra = sorted(str(k) for k in message if k not in ("cmd", "on"))
                 if extra:
-                    raise MessageError(f"coach takes only on, got {extra!r}")
+                    raise MessageError(f"coach takes only on, got {shown(extra)}")
                 if not isinstance(message.get("on"), bool):
                     raise MessageError(
-                        f"coach: on must be true or false, got {message.get('on')!r:.60}"
+                        f"coach: on must be true or false, got {shown(message.get('on'))}"
                     )
                 self.coach = message["on"]
             elif message is not None:
@@ -346,7 +346,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._check_page()
         message = self._message()
         if not isinstance(message, dict):
-            raise MessageError(f"a message is a JSON object with a cmd, got {message!r:.60}")
+            raise MessageError(f"a message is a JSON object with a cmd, got {shown(message)}")
         self._json(self.server.answer(message))
 
     def do_GET(self) -> None:

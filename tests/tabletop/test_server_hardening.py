@@ -255,9 +255,9 @@ def test_unknown_routes_methods_and_request_lines_are_answered(board: Board) -> 
 @pytest.mark.parametrize(
     ("message", "words"),
     [
-        ({"cmd": "fly"}, "unknown command 'fly'"),
+        ({"cmd": "fly"}, 'unknown command "fly"'),
         ({"cmd": ["roll"]}, "unknown command"),
-        ({"hold": []}, "unknown command None"),
+        ({"hold": []}, "unknown command null"),
         ({"cmd": "export", "path": 5}, "export takes no field"),
         ({"cmd": "export", "path": ["a"]}, "export takes no field"),
         ({"cmd": "export", "path": "a\x00b"}, "export takes no field"),

@@ -116,7 +116,7 @@ def test_the_coach_panel_shows_win_advice_for_the_position() -> None:
 
 def test_messages_and_the_served_page(tmp_path: Any) -> None:
     s = PlaySession(["human", "strategic"], seed=4)
-    assert "unknown command 'fly'" in act(s, {"cmd": "fly"})
+    assert 'unknown command "fly"' in act(s, {"cmd": "fly"})
     assert "not to place" in act(s, {"cmd": "place", "cell": 0})
     assert act(s, {"cmd": "roll", "hold": []}) == ""
     server = BoardServer(s, 0)
