@@ -10,6 +10,10 @@ the network, as the board shows it) and by this turn's points
 --objective win --format json`` must print the same JSON from ``--state`` and
 from ``--position``.
 
+The review of a recorded game (``pinastats review``) values each turn's first
+keep as ``win_advice`` does on the position line of the turn, to the last
+digits of rounding (its turn DP adds in another order).
+
 A control shows the check can fail: without the turns played (as state files
 were before they carried them) the network's answer changes.
 """
@@ -31,6 +35,7 @@ from pinastats.coach import win_advice
 from pinastats.game import Game, GameConfig, Rules, notation_of, parse_position
 from pinastats.game.position import game_from_position, position_of
 from pinastats.records import record_games, replay
+from pinastats.records.review import review_game
 from pinastats.tabletop.view import _advice as board_advice
 from pinastats.value.features import state_features
 from tests.conftest import CliResult
@@ -119,6 +124,20 @@ def test_advise_prints_the_same_json_from_the_state_file_and_the_line(
         assert record["position"] == notation_of(game)
         api = win_advice(game, dice, 2, evaluator="network")
         assert record["win_probability"] == api.win_probability
+
+
+def test_the_review_values_a_turn_as_the_advice_on_its_line() -> None:
+    config = GameConfig(players=3, rules=Rules(happy_hour=True))
+    record = record_games(["strategic", "greedy", "ev"], 1, seed=3, config=config)[0]
+    review = review_game(record, evaluator="network", playouts=1)
+    before: dict[int, Game] = {}
+    replay(record, visit=lambda k, g, t: before.__setitem__(k, g))
+    firsts = [d for d in review.decisions if d.roll == 1 and d.decision == "keep"]
+    assert len(firsts) > 10
+    for d in firsts:
+        game = parse_position(notation_of(before[d.turn]))
+        advice = win_advice(game, d.dice, d.rolls_left, evaluator="network")
+        assert d.best_win == pytest.approx(advice.win_probability, abs=1e-12)
 
 
 def test_without_the_turns_played_the_answer_changes() -> None:
