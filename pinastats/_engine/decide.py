@@ -51,6 +51,12 @@ _EPS = TIE_TOL  # placements and Happy Hour choices tie like keeps
 
 
 @jit_inline
+def _refuse_kind(kind):
+    """Fail loudly on an agent kind a decision has no branch for (never play it as another)."""
+    raise ValueError("agent kind not handled by this decision of the engine (_engine/kinds.py)")
+
+
+@jit_inline
 def _solves_turn(kind):
     """Whether ``kind`` prepares its turn (:func:`_prepare_turn`: ev, strategic and value).
 
@@ -166,6 +172,8 @@ def _choose_keep(kind, params, board, game, tables, work, seat, hand, rolls_left
             return tables.hand_as_keep[hand]
         values = targets[_cell_combination(board, game, best_c), rolls_left - 1]
         return _keep_of(values, tables, hand)
+    if not _solves_turn(kind):
+        _refuse_kind(kind)
     return _dp_keep(tables, work, hand, rolls_left)
 
 
@@ -194,7 +202,10 @@ def _choose_cell(kind, params, board, game, seat, legal, u, values, prepared):
                 pick -= 1
     best_c = -1
     best = 0.0
-    kind = kind if kind == K_STRATEGIC else K_EV
+    if (kind == K_GREEDY) | (kind == K_VALUE):  # valued by points, as ev, when not prepared
+        kind = K_EV
+    elif (kind != K_EV) & (kind != K_STRATEGIC):
+        _refuse_kind(kind)
     own_before = opp_before = 0.0
     if kind == K_STRATEGIC and not prepared:  # the position's potentials, once
         own_before = _line_potential(board, game, seat)

@@ -46,9 +46,7 @@ from pinastats._engine import (
     K_EV,
     K_GREEDY,
     K_RANDOM,
-    K_ROLLOUT,
     K_STRATEGIC,
-    K_VALUE,
     Workspace,
     turn_tables,
 )
@@ -80,14 +78,12 @@ class AgentKind(StrEnum):
     """The learned evaluator's win probabilities, with the exact turn DP on them."""
 
 
-_KIND_CODE = {
-    AgentKind.RANDOM: K_RANDOM,
-    AgentKind.GREEDY: K_GREEDY,
-    AgentKind.EV: K_EV,
-    AgentKind.STRATEGIC: K_STRATEGIC,
-    AgentKind.ROLLOUT: K_ROLLOUT,
-    AgentKind.VALUE: K_VALUE,
-}
+if {k.value for k in AgentKind} != set(E.KINDS):  # the engine's list is the one list
+    raise ImportError(
+        f"AgentKind ({', '.join(k.value for k in AgentKind)}) and the engine's kernel agents "
+        f"(_engine/kinds.py KINDS: {', '.join(E.KINDS)}) differ: give each agent both"
+    )
+_KIND_CODE = {kind: E.KINDS[kind.value] for kind in AgentKind}
 
 STRATEGIC_DEFAULTS: dict[str, float] = {"line": 6.0, "block": 3.0, "race": 0.5, "win": 100.0}
 """Weights of ``strategic``: line progress, blocking, end-game points, a winning line."""
