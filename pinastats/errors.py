@@ -28,6 +28,25 @@ def expect_instance(value: Any, kind: type, what: str, made_by: str) -> None:
         )
 
 
+PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4)
+"""The player counts a game is played with (every layout gives its sides for each), named
+once: the validators below and every loop over player counts read it (re-exported by
+:mod:`pinastats.game.rules`; kept here, where the light command-line modules reach it)."""
+
+
+def players_text() -> str:
+    """The supported player counts in words: ``2, 3 or 4``."""
+    *rest, last = (str(n) for n in PLAYER_COUNTS)
+    return f"{', '.join(rest)} or {last}"
+
+
+def check_players(players: object, error: type[PinastatsError] | None = None) -> int:
+    """``players`` if it is one of :data:`PLAYER_COUNTS`, else ``error`` naming it and them."""
+    if isinstance(players, bool) or players not in PLAYER_COUNTS:
+        raise (error or PinastatsError)(f"players must be {players_text()}, got {players!r}")
+    return int(players)
+
+
 class PinastatsError(ValueError):
     """Bad input to pinastats; the message names the bad value and what is allowed."""
 

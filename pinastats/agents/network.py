@@ -34,6 +34,7 @@ from pinastats.dice.solver import solve_turn
 from pinastats.errors import PinastatsError
 from pinastats.game.catalogue import load_catalogue
 from pinastats.game.config import GameConfig
+from pinastats.game.rules import PLAYER_COUNTS
 
 NETWORK_VERSION = 1
 """Version of the features and of the weights file; bumped whenever either changes."""
@@ -146,7 +147,7 @@ def _load(where: str) -> ValueNetworks:
         )
     provenance = json.loads(str(arrays["provenance"]))
     networks: dict[int, PlayerNetwork] = {}
-    for n in range(2, 5):
+    for n in PLAYER_COUNTS:
         if f"p{n}_w0" not in arrays:
             continue
         layers = []

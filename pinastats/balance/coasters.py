@@ -33,6 +33,7 @@ from pinastats.balance.trace import TracedGames, play_traced
 from pinastats.dice.errors import at_least
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
+from pinastats.game.rules import PLAYER_COUNTS
 from pinastats.simulation.stats import Z95, wilson_interval
 
 
@@ -135,7 +136,7 @@ def coaster_effects(traced: TracedGames) -> pd.DataFrame:
 
 
 def coaster_points(
-    players: Sequence[int] = (2, 3, 4),
+    players: Sequence[int] = PLAYER_COUNTS,
     *,
     games: int = 20_000,
     agent: str = "strategic",

@@ -23,7 +23,9 @@ from pinastats._arrays import IntArray
 from pinastats.agents.loading import resolve_agent
 from pinastats.dice.errors import at_least, at_least_or_none
 from pinastats.errors import PinastatsError
-from pinastats.game.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
+from pinastats.game.config import GameConfig
+from pinastats.game.rules import check_players as check_game_players
+from pinastats.game.rules import players_text
 from pinastats.simulation.runner import simulate
 from pinastats.simulation.stats import Z95, wilson_interval
 
@@ -35,14 +37,10 @@ The same seed must play the same games (common random numbers across vectors).""
 
 
 def check_players(players: object) -> int:
-    """``players`` if it is 2, 3 or 4, else a :class:`PinastatsError` naming it."""
-    if (
-        isinstance(players, bool)
-        or not isinstance(players, int)
-        or not MIN_PLAYERS <= players <= MAX_PLAYERS
-    ):
-        raise PinastatsError(f"players must be 2, 3 or 4, got {players!r}")
-    return players
+    """``players`` if it is a supported player count, else a :class:`PinastatsError` naming it."""
+    if not isinstance(players, int):  # no whole floats here
+        raise PinastatsError(f"players must be {players_text()}, got {players!r}")
+    return check_game_players(players)
 
 
 def rulebook_scores(players: int) -> Scores:

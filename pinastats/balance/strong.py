@@ -27,6 +27,7 @@ import pandas as pd
 
 from pinastats._files import read_json
 from pinastats.errors import PinastatsError
+from pinastats.game.rules import PLAYER_COUNTS
 
 STRONG = "value"
 """The strong agent of these measurements (the learned evaluator, one-turn look-ahead)."""
@@ -167,12 +168,12 @@ def comparisons(sp: StrongPlay | None = None) -> pd.DataFrame:
         )
 
     for hh in (False, True):
-        for n in (2, 3, 4):
+        for n in PLAYER_COUNTS:
             seat_row(n, 1, hh)
             if n > 2:
                 seat_row(n, n, hh)
     st = sp.starting_scores
-    for n in (2, 3, 4):
+    for n in PLAYER_COUNTS:
         got = []
         for agent in AGENTS:
             r = st[(st["agent"] == agent) & (st["players"] == n) & (st["role"] == "fairest")]
@@ -280,7 +281,7 @@ def markdown(frame: pd.DataFrame) -> str:
 def seat_table(sp: StrongPlay, happy_hour: bool = False) -> pd.DataFrame:
     """Each position's win rate, ``strategic`` beside ``value`` (rulebook starting scores)."""
     rows = []
-    for n in (2, 3, 4):
+    for n in PLAYER_COUNTS:
         for k in range(1, n + 1):
             a, b = (position_rate(sp, ag, n, k, happy_hour) for ag in AGENTS)
             rows.append(
@@ -298,7 +299,7 @@ def ends_table(sp: StrongPlay, happy_hour: bool = False) -> pd.DataFrame:
     """How games end and how long they last, ``strategic`` beside ``value``."""
     e = sp.ends[sp.ends["happy_hour"] == happy_hour].set_index(["players", "agent"])
     rows = []
-    for n in (2, 3, 4):
+    for n in PLAYER_COUNTS:
         for reason in ("pina_coladice", "score", "tokens", "tie_break"):
             rows.append(
                 {
@@ -338,7 +339,7 @@ def starting_scores_table(sp: StrongPlay) -> pd.DataFrame:
     """
     st = sp.starting_scores
     rows = []
-    for n in (2, 3, 4):
+    for n in PLAYER_COUNTS:
         for a in AGENTS:
             for row in st[(st["agent"] == a) & (st["players"] == n)].itertuples():
                 r: Any = row
@@ -429,7 +430,7 @@ def happy_hour_table(sp: StrongPlay) -> pd.DataFrame:
         d, half = _difference(a, b, rate, lo, hi)
         return f"{100 * d:+.1f} ± {100 * half:.1f}"
 
-    for n in (2, 3, 4):
+    for n in PLAYER_COUNTS:
         cells = {}
         for ag in AGENTS:
             a, b = position_rate(sp, ag, n, 1, False), position_rate(sp, ag, n, 1, True)
@@ -446,7 +447,7 @@ def happy_hour_table(sp: StrongPlay) -> pd.DataFrame:
         half = 1.96 * float(np.hypot(np.sqrt(p0 * (1 - p0) / g0), np.sqrt(p1 * (1 - p1) / g1)))
         return f"{100 * p0:.1f}% → {100 * p1:.1f}% ({100 * (p1 - p0):+.1f} ± {100 * half:.1f})"
 
-    for n in (2, 3, 4):
+    for n in PLAYER_COUNTS:
         rows.append(
             {
                 "measure": f"{n} players: games ending on a full line",

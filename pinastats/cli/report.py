@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from pinastats._files import check_output, claimed
 from pinastats.cli._common import fail, non_negative_int, positive_int
-from pinastats.errors import OutputError
+from pinastats.errors import PLAYER_COUNTS, OutputError, players_text
 
 if TYPE_CHECKING:
     from pinastats.game import Catalogue
@@ -137,13 +137,13 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 def _players(text: str) -> int:
-    """Argparse type: 2, 3 or 4."""
+    """Argparse type: a supported player count."""
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected 2, 3 or 4, got {text!r}") from None
-    if not 2 <= value <= 4:
-        raise argparse.ArgumentTypeError(f"a game has 2, 3 or 4 players, got {value}")
+        raise argparse.ArgumentTypeError(f"expected {players_text()}, got {text!r}") from None
+    if value not in PLAYER_COUNTS:
+        raise argparse.ArgumentTypeError(f"a game has {players_text()} players, got {value}")
     return value
 
 

@@ -28,7 +28,7 @@ from pinastats.cli._common import (
     non_negative_int,
     positive_int,
 )
-from pinastats.errors import PinastatsError
+from pinastats.errors import PLAYER_COUNTS, PinastatsError
 
 if TYPE_CHECKING:
     from pinastats.game.game import Game
@@ -69,7 +69,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     add_position_options(parser, required=False)
     parser.add_argument(
-        "--players", type=int, choices=(2, 3, 4), metavar="N", help="a new game of N players (2)"
+        "--players",
+        type=int,
+        choices=PLAYER_COUNTS,
+        metavar="N",
+        help="a new game of N players (2)",
     )
     parser.add_argument(
         "--seed", type=non_negative_int, metavar="S", help="seed of the new game's deal"

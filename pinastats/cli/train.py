@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pinastats.cli._common import fail, positive_int
+from pinastats.errors import PLAYER_COUNTS, players_text
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -30,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
             "the round (a file already there is kept). Same round, same files."
         ),
     )
-    data.add_argument("--players", type=int, choices=(2, 3, 4), required=True)
+    data.add_argument("--players", type=int, choices=PLAYER_COUNTS, required=True)
     data.add_argument("--round", type=int, default=1, help="the round of data (1 or 2)")
     data.add_argument("--out", required=True, help="the folder of the Parquet files")
     data.add_argument("--workers", type=positive_int, default=None, help="threads (default: cores)")
@@ -88,9 +89,9 @@ def run_train(args: argparse.Namespace) -> int:
     from pinastats.value.train import train_files
 
     players = _ints(args.players, "--players")
-    bad = [n for n in players if n not in (2, 3, 4)]
+    bad = [n for n in players if n not in PLAYER_COUNTS]
     if bad:
-        fail(f"--players: player counts are 2, 3 or 4, got {bad[0]}")
+        fail(f"--players: player counts are {players_text()}, got {bad[0]}")
     hidden = _ints(args.hidden, "--hidden")
     if any(h < 1 for h in hidden):
         fail(f"--hidden: widths must be at least 1, got {args.hidden!r}")

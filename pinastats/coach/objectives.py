@@ -42,9 +42,9 @@ from pinastats.agents.builtin import Agent, AgentKind
 from pinastats.coach.advice import win_advice
 from pinastats.coach.outcomes import check_playouts, check_policy
 from pinastats.dice.errors import at_least, at_least_or_none
-from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
+from pinastats.game.rules import check_players
 from pinastats.simulation.play import play_turn, play_turn_fast
 from pinastats.simulation.stats import wilson_interval
 
@@ -226,8 +226,7 @@ def compare_objectives(
     positions = at_least(positions, "positions", 1)
     playouts = check_playouts(playouts)
     policy = check_policy(policy)
-    if isinstance(players, bool) or players not in (2, 3, 4):
-        raise PinastatsError(f"players must be 2, 3 or 4, got {players!r}")
+    check_players(players)
     seed = at_least(seed, "seed", 0)
     threads = at_least_or_none(workers, "workers", 1) or 1
     children = np.random.SeedSequence(seed).spawn(positions)

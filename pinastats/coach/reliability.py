@@ -51,11 +51,11 @@ from pinastats.coach.outcomes import (
     outcome_positions,
 )
 from pinastats.coach.solve import solve_win_turn
-from pinastats.dice.errors import at_least, is_whole
+from pinastats.dice.errors import at_least
 from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
-from pinastats.game.rules import Rules
+from pinastats.game.rules import Rules, check_players
 from pinastats.simulation.play import play_turn, play_turn_fast
 from pinastats.simulation.stats import wilson_interval
 
@@ -261,8 +261,7 @@ def calibration(
     if config is not None:
         expect_instance(config, GameConfig, "config", "GameConfig(...)")
         players, happy_hour = config.players, config.rules.happy_hour
-    if not is_whole(players) or players not in (2, 3, 4):
-        raise PinastatsError(f"players must be 2, 3 or 4, got {players!r}")
+    check_players(players)
     if not isinstance(happy_hour, bool):
         raise PinastatsError(f"happy_hour must be True or False, got {happy_hour!r}")
     seed = at_least(seed, "seed", 0)

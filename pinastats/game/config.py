@@ -15,9 +15,9 @@ from pinastats.dice.errors import is_whole
 from pinastats.errors import PinastatsError
 from pinastats.game.catalogue import Catalogue, load_catalogue
 from pinastats.game.layout import Layout, load_layout
-from pinastats.game.rules import Rules
+from pinastats.game.rules import PLAYER_COUNTS, Rules, check_players, players_text
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MIN_PLAYERS, MAX_PLAYERS = PLAYER_COUNTS[0], PLAYER_COUNTS[-1]
 
 VALUE_LIMIT = 10**12
 """The largest size of a score, a starting score or a placement clock that pinastats takes.
@@ -66,12 +66,9 @@ class GameConfig:
     the target score ends every game in its first round)."""
 
     def __post_init__(self) -> None:
-        if (
-            isinstance(self.players, bool)
-            or not isinstance(self.players, int)
-            or not (MIN_PLAYERS <= self.players <= MAX_PLAYERS)
-        ):
-            raise PinastatsError(f"players must be 2, 3 or 4, got {self.players!r}")
+        if not isinstance(self.players, int):  # a whole float is not a player count here
+            raise PinastatsError(f"players must be {players_text()}, got {self.players!r}")
+        check_players(self.players)
         parts = (("catalogue", Catalogue, "load_catalogue"), ("layout", Layout, "load_layout"),
                  ("rules", Rules, ""))  # fmt: skip
         for name, kind, loader in parts:

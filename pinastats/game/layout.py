@@ -42,6 +42,7 @@ import numpy.typing as npt
 
 from pinastats.dice.errors import is_whole
 from pinastats.errors import MissingFileError, PinastatsError
+from pinastats.game.rules import PLAYER_COUNTS
 from pinastats.game.sides import Side
 
 __all__ = [
@@ -62,8 +63,8 @@ Cell = tuple[int, int]
 NEIGHBOUR_SLOTS = 8
 """Columns of :attr:`Layout.neighbours`: a cell has at most 8 neighbours."""
 
-REQUIRED_PLAYERS: tuple[int, ...] = (2, 3, 4)
-"""Player counts every layout file must give the sides for."""
+REQUIRED_PLAYERS: tuple[int, ...] = PLAYER_COUNTS
+"""Player counts every layout file must give the sides for (all the game is played with)."""
 
 _DIRECTIONS: tuple[Cell, ...] = tuple(
     (dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)

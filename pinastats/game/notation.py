@@ -47,7 +47,7 @@ from pinastats.game.position import (
     game_from_position,
     rules_record,
 )
-from pinastats.game.rules import EndReason, Rules, Trigger
+from pinastats.game.rules import EndReason, Rules, Trigger, players_text
 
 VERSION = "pc1"
 """The first word of every position in this notation."""
@@ -221,7 +221,7 @@ def position_data(
     if options.get("players") is not None:
         players = _whole(str(options["players"]), "players", MIN_PLAYERS)
         if players > MAX_PLAYERS:
-            raise _fail("players", f"expected 2, 3 or 4, got {players}")
+            raise _fail("players", f"expected {players_text()}, got {players}")
     name = options.get("layout") or "standard"
     if layout is None:
         layout = load_layout(name)

@@ -31,10 +31,10 @@ import numpy as np
 from pinastats import _engine as E
 from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game.catalogue import Catalogue, load_catalogue
-from pinastats.game.config import MAX_PLAYERS, MIN_PLAYERS, VALUE_LIMIT, GameConfig
+from pinastats.game.config import VALUE_LIMIT, GameConfig
 from pinastats.game.game import Game
 from pinastats.game.layout import load_layout
-from pinastats.game.rules import EndReason, Rules, Trigger
+from pinastats.game.rules import EndReason, Rules, Trigger, check_players
 
 REQUIRED = ("players", "board", "tokens", "to_move")
 OPTIONAL = (
@@ -136,8 +136,7 @@ def _config(
 ) -> GameConfig:
     """The config of the position: ``config`` if given (it must agree), else built here."""
     players = _int(data, "players")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise PositionError(f"players must be 2, 3 or 4, got {players}")
+    check_players(players, PositionError)
     name = data.get("layout", "standard")
     own_rules = _rules(data.get("rules"))
     starting = _starting_scores(data.get("starting_scores"), players)

@@ -16,7 +16,7 @@ from pinastats._engine import (
     end_clause,
     end_entry,
 )
-from pinastats.errors import PinastatsError
+from pinastats.errors import PLAYER_COUNTS, PinastatsError, check_players, players_text
 
 MAX_ROLLS = 6
 """The most rolls per turn the engine plays (the agents' turn DP is solved per roll)."""
@@ -28,14 +28,17 @@ class RulesError(PinastatsError):
 
 __all__ = [
     "MAX_ROLLS",
+    "PLAYER_COUNTS",
     "EndReason",
     "HappyHourEffect",
     "PlacementRule",
     "Rules",
     "RulesError",
     "Trigger",
+    "check_players",
     "end_clause",
     "end_entry",
+    "players_text",
 ]
 
 

@@ -23,6 +23,7 @@ from pinastats.errors import PinastatsError
 from pinastats.game import Catalogue, GameConfig, Rules, load_catalogue
 from pinastats.game.catalogue import default_catalogue_path
 from pinastats.game.layout import Layout
+from pinastats.game.rules import check_players, players_text
 from pinastats.report.coasters import CoasterRow, coaster_rows
 from pinastats.report.designer_data import (
     DEFAULT_DESIGNER_GAMES,
@@ -54,7 +55,7 @@ class Report:
     """A strategy report for one player count.
 
     Attributes:
-        players: 2, 3 or 4.
+        players: one of :data:`~pinastats.game.rules.PLAYER_COUNTS`.
         happy_hour: whether the simulations play the Happy Hour variant.
         catalogue_name: "the shipped default (coasters.csv)" or the file's name.
         catalogue_provenance: the catalogue file's own account of where its points come from.
@@ -156,8 +157,9 @@ def _check(players: int, games: int, seed: int, workers: int | None) -> tuple[in
     def whole(value: object) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
 
-    if not whole(players) or not 2 <= players <= 4:
-        raise PinastatsError(f"players must be 2, 3 or 4, got {players!r}")
+    if not whole(players):
+        raise PinastatsError(f"players must be {players_text()}, got {players!r}")
+    check_players(players)
     return (
         at_least(games, "games", 1),
         at_least(seed, "seed", 0),

@@ -22,6 +22,7 @@ from pinastats.balance.strong import (
     StrongPlay,
     position_rate,
 )
+from pinastats.game.rules import PLAYER_COUNTS
 from pinastats.report.ladder_data import LadderRow
 from pinastats.report.typeset import ACCENT, INK, MUTED, RULE
 
@@ -49,7 +50,7 @@ FIGURES = {
 def seat_chart(ax: Axes, sp: StrongPlay, happy_hour: bool = False) -> None:
     """Each position's win rate, grouped by player count, both agents side by side."""
     x0, ticks, labels = 0.0, [], []
-    for n in (2, 3, 4):
+    for n in PLAYER_COUNTS:
         for k in range(1, n + 1):
             for j, agent in enumerate(AGENTS):
                 r = position_rate(sp, agent, n, k, happy_hour)

@@ -45,7 +45,7 @@ from pinastats.dice.hands import dice_tables
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
-from pinastats.game.rules import Rules
+from pinastats.game.rules import PLAYER_COUNTS, Rules
 from pinastats.simulation.chunk import ChunkSpec, play_chunk, snapshots
 from pinastats.simulation.plan import plan_run
 from pinastats.value.data import playout_seeds
@@ -265,7 +265,7 @@ def error_table(errors: dict[str, pd.DataFrame]) -> pd.DataFrame:
         row = {"agent": name, "decisions": len(x), "error_rate": x.mean(),
                "low": x.mean() - 1.96 * se, "high": x.mean() + 1.96 * se,
                "best_share": float((x <= 1e-9).mean())}  # fmt: skip
-        for n in (2, 3, 4):
+        for n in PLAYER_COUNTS:
             row[f"{n}p"] = e.loc[e["players"] == n, "error"].mean()
         rows.append(row)
     return pd.DataFrame(rows).sort_values("error_rate", ascending=False, ignore_index=True)

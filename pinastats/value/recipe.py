@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pinastats.game.config import GameConfig
-from pinastats.game.rules import Rules
+from pinastats.game.rules import Rules, check_players
 from pinastats.value.data import DataError, Positions, make_positions, write_positions
 
 PLAYOUTS = 64
@@ -60,7 +60,8 @@ class Part:
 def parts(players: int, round_: int) -> list[Part]:
     """The parts of round ``round_`` for ``players`` players."""
     if players not in _GAMES:
-        raise DataError(f"players must be 2, 3 or 4, got {players!r}")
+        check_players(players, DataError)
+        raise DataError(f"no training data for {players!r} players")
     if round_ not in ROUNDS:
         raise DataError(f"round must be one of {', '.join(map(str, ROUNDS))}, got {round_!r}")
     self_play, mixed = _GAMES[players]
