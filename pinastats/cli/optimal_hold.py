@@ -1,7 +1,7 @@
 """``pinastats optimal-hold``: the chance of a target in one turn, and how to hold for it.
 
 Without ``--dice`` it prints the turn's success probability and a hold guide
-(hands grouped by what to keep, see :mod:`pinastats.dice.guide`); ``--all``
+(hands grouped by what to keep, see :mod:`pinastats.holds.guide`); ``--all``
 or ``--format csv`` gives the keep of every hand. With ``--dice`` it ranks
 every distinct keep of that hand.
 """
@@ -29,7 +29,7 @@ from pinastats.cli._common import (
 
 if TYPE_CHECKING:
     from pinastats.dice import Combination, TurnSolution
-    from pinastats.dice.guide import GuideRow, HandAdvice
+    from pinastats.holds.guide import GuideRow, HandAdvice
     from pinastats.dice.solver import KeepOption
 
 HAND_COLUMNS = ("rolls_left", "hand", "keep", "probability", "fraction", "alternatives")
@@ -186,7 +186,7 @@ def _after(rolls_left: int, solution: TurnSolution) -> str:
 
 
 def _print_guide(args: argparse.Namespace, comb: Combination, solution: TurnSolution) -> None:
-    from pinastats.dice.guide import build_guide
+    from pinastats.holds.guide import build_guide
 
     rows, advice = build_guide(comb, solution)
     hands = [a for r in sorted(advice, reverse=True) for a in advice[r]]

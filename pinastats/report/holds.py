@@ -1,6 +1,6 @@
 """Hold cheat-sheets: for each hard coaster, a decision list of what to keep.
 
-Each sheet is the :class:`~pinastats.dice.decision_sheet.CheatSheet` of the
+Each sheet is the :class:`~pinastats.holds.decision_sheet.CheatSheet` of the
 coaster's combination: ordered rules, the first that fits the dice decides,
 learned from the exact optimal keeps and checked hand by hand against them.
 For the coasters of one value (Pair of 3s, Three 5s, ...) the rule is always
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pinastats.dice import Combination, dice_tables, solve_turn
-from pinastats.dice.decision_sheet import CheatSheet, StageSheet, cheat_sheet
 from pinastats.game import Catalogue
+from pinastats.holds.decision_sheet import CheatSheet, StageSheet, cheat_sheet
 
 _PER_VALUE = re.compile(r"(PAIR|THREE|FOUR|FIVE)_([1-6])")
 _NEEDED = {"PAIR": 2, "THREE": 3, "FOUR": 4, "FIVE": 5}

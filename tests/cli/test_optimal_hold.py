@@ -20,7 +20,7 @@ from pinastats.dice import (
     solve_turn,
     success_probability,
 )
-from pinastats.dice.guide import hand_advice
+from pinastats.holds.guide import hand_advice
 from tests.dice import oracle
 
 Cli = Callable[..., Any]

@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from pinastats._arrays import BoolArray, FloatArray
-from pinastats.dice import decision_learn as DL
 from pinastats.dice import dice_tables, solve_turn
-from pinastats.dice.decision_learn import learn_list
-from pinastats.dice.decision_list import Action
 from pinastats.dice.hands import N_DICE
 from pinastats.game import load_catalogue
+from pinastats.holds import decision_learn as DL
+from pinastats.holds.decision_learn import learn_list
+from pinastats.holds.decision_list import Action
 
 
 def oracle_exceptions(

@@ -5,7 +5,7 @@ tables (condition masks, a list's first matching rule and readings per hand,
 keep indices looked up without validation); the public ``holds``, ``readings``
 and ``rule_for`` still check their dice. The tables must give what the public
 methods give on every hand, and the measures what the plain hand-by-hand
-versions below (the first versions of :mod:`pinastats.dice.decision_sheet`) give,
+versions below (the first versions of :mod:`pinastats.holds.decision_sheet`) give,
 to the last bit.
 """
 
@@ -19,12 +19,12 @@ import numpy as np
 import pytest
 
 from pinastats.dice import DiceError, check_dice, dice_tables, solve_turn
-from pinastats.dice import decision_learn as DL
-from pinastats.dice import decision_list as L
-from pinastats.dice import decision_sheet as DS
 from pinastats.dice.combinations import Combination
-from pinastats.dice.decision_list import Action, Check, Condition, DecisionList, Keep, Rule
 from pinastats.dice.hands import N_DICE, hand_index_by_dice, keep_index_by_dice
+from pinastats.holds import decision_learn as DL
+from pinastats.holds import decision_list as L
+from pinastats.holds import decision_sheet as DS
+from pinastats.holds.decision_list import Action, Check, Condition, DecisionList, Keep, Rule
 
 SHEETS = ["Full House", "Small Straight", "Sum 12-14", "Sum ≤ 9", "Double Pair", "All Different"]
 HANDS = [dice_tables().hand_of(h) for h in range(252)]

@@ -32,9 +32,9 @@ from pinastats.dice import (
     target_values,
 )
 from pinastats.dice.combinations import normalize_name
-from pinastats.dice.guide import build_guide, hand_advice, is_face_symmetric
-from pinastats.dice.hold_words import shape_of, shape_rule, shape_text
 from pinastats.errors import PinastatsError
+from pinastats.holds.guide import build_guide, hand_advice, is_face_symmetric
+from pinastats.holds.words import shape_of, shape_rule, shape_text
 
 BAD_HANDS: list[Any] = [
     [0, 1, 2, 3, 4],

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from pinastats.dice import Combination, CombinationKind, dice_tables
-from pinastats.dice.guide import is_face_symmetric
+from pinastats.holds.guide import is_face_symmetric
 from tests.dice import oracle
 
 K = CombinationKind

@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 from pinastats.dice import Combination, dice_tables, solve_turn
-from pinastats.dice.decision_learn import MAX_RULES, TOLERANCE
-from pinastats.dice.decision_list import (
+from pinastats.game import load_catalogue
+from pinastats.holds.decision_learn import MAX_RULES, TOLERANCE
+from pinastats.holds.decision_list import (
     Action,
     Check,
     Condition,
@@ -22,8 +23,7 @@ from pinastats.dice.decision_list import (
     Keep,
     Rule,
 )
-from pinastats.dice.decision_sheet import CheatSheet, cheat_sheet
-from pinastats.game import load_catalogue
+from pinastats.holds.decision_sheet import CheatSheet, cheat_sheet
 from pinastats.report.holds import is_per_value
 
 SHEETS = [c.combination for c in load_catalogue() if not is_per_value(c.combination)]

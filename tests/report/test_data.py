@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from pinastats.dice import Combination, solve_turn, success_probability
-from pinastats.dice.decision_sheet import cheat_sheet
+from pinastats.holds.decision_sheet import cheat_sheet
 from pinastats.report import build_report
 from pinastats.report.coasters import TIERS, tier_of
 from pinastats.report.holds import is_per_value

@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import partial
 
 from pinastats.dice.combinations import Combination
-from pinastats.dice.decision_learn import TOLERANCE
-from pinastats.dice.decision_list import Action
+from pinastats.holds.decision_learn import TOLERANCE
+from pinastats.holds.decision_list import Action
 from pinastats.report.data import Report
 from pinastats.report.holds import HoldSection, HoldSheet
 from pinastats.report.pages.spec import PageSpec

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from pinastats.dice.decision_learn import MAX_RULES, TOLERANCE
 from pinastats.dice.hands import N_HANDS, N_KEEPS
+from pinastats.holds.decision_learn import MAX_RULES, TOLERANCE
 from pinastats.report.data import Report
 from pinastats.report.pages.simulations import AGENT_TEXT
 from pinastats.report.pages.spec import PageSpec
@@ -151,7 +151,7 @@ def method_page_sheets(report: Report, page: Page) -> None:
         "of a run, pairs and groups, whether some n dice total a range), keeps from another "
         "(every die of a set of values, one of each value of a run, n dice totalling a range, "
         'the largest group, every paired die). After "if you already have it, stop", rules '
-        'are added greedily (pinastats.dice.decision_learn): the default ("otherwise ...") '
+        'are added greedily (pinastats.holds.decision_learn): the default ("otherwise ...") '
         "is the keep that suits the most likely hands, and rules before it cover the hands "
         "where it would lose more than the tolerance, the likeliest first, each rule losing at "
         f"most {points(TOLERANCE)} on every hand it decides, until nothing is left or the list "
@@ -159,7 +159,7 @@ def method_page_sheets(report: Report, page: Page) -> None:
         size=9,
     )
     page.paragraph(
-        "The check (pinastats.dice.decision_sheet, and the test suite) applies each printed "
+        "The check (pinastats.holds.decision_sheet, and the test suite) applies each printed "
         "list, through the same objects its words are generated from, to all 252 hands after "
         "roll 1 and after roll 2, and compares every keep its words allow with the best keep: "
         "loss = best chance − the chance of the worst allowed keep, both with optimal play "

@@ -29,12 +29,12 @@ from pinastats._arrays import BoolArray
 from pinastats.dice.combinations import Combination, CombinationKind, parse_combination
 from pinastats.dice.errors import RollsError, whole_number
 from pinastats.dice.hands import dice_tables, multinomial
-from pinastats.dice.hold_words import REROLL as REROLL
-from pinastats.dice.hold_words import STOP as STOP
-from pinastats.dice.hold_words import _shape_rule, face_rules, keep_dice, shape_text, sub_keeps
-from pinastats.dice.hold_words import shape_of as shape_of
-from pinastats.dice.hold_words import shape_rule as shape_rule
 from pinastats.dice.ranking import keep_order
+from pinastats.holds.words import REROLL as REROLL
+from pinastats.holds.words import STOP as STOP
+from pinastats.holds.words import _shape_rule, face_rules, keep_dice, shape_text, sub_keeps
+from pinastats.holds.words import shape_of as shape_of
+from pinastats.holds.words import shape_rule as shape_rule
 
 if TYPE_CHECKING:
     from pinastats.dice.solver import TurnSolution

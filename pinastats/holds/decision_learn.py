@@ -22,7 +22,9 @@ import numpy.typing as npt
 
 from pinastats._arrays import BoolArray, FloatArray
 from pinastats.dice.combinations import Combination, parse_combination
-from pinastats.dice.decision_list import (
+from pinastats.dice.hands import N_DICE, dice_tables, hand_tuples, keep_index_by_dice
+from pinastats.dice.solver import TurnSolution
+from pinastats.holds.decision_list import (
     Action,
     Check,
     Condition,
@@ -32,8 +34,6 @@ from pinastats.dice.decision_list import (
     _condition_mask,
     _subsets,
 )
-from pinastats.dice.hands import N_DICE, dice_tables, hand_tuples, keep_index_by_dice
-from pinastats.dice.solver import TurnSolution
 
 TOLERANCE = 0.005
 """Largest loss of success chance a rule may have on a hand (0.5 percentage points)."""

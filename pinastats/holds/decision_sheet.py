@@ -1,7 +1,7 @@
 """A coaster's cheat-sheet as decision lists, and what following it costs.
 
 :func:`cheat_sheet` learns one list per decision point of a three-roll turn
-(:mod:`pinastats.dice.decision_learn`) and measures it with
+(:mod:`pinastats.holds.decision_learn`) and measures it with
 :func:`assess`, which applies the list hand by hand through
 :meth:`DecisionList.readings` (the evaluator the printed words come from) and
 compares every reading with the solver's best keep:
@@ -30,15 +30,15 @@ import numpy as np
 
 from pinastats._arrays import FloatArray
 from pinastats.dice.combinations import Combination, parse_combination
-from pinastats.dice.decision_learn import (
+from pinastats.dice.hands import N_DICE, dice_tables, hand_tuples, keep_index_by_dice
+from pinastats.dice.solver import TurnSolution, solve_turn
+from pinastats.holds.decision_learn import (
     MAX_RULES,
     TOLERANCE,
     learn_list,
     stage_values,
 )
-from pinastats.dice.decision_list import DecisionList, Dice
-from pinastats.dice.hands import N_DICE, dice_tables, hand_tuples, keep_index_by_dice
-from pinastats.dice.solver import TurnSolution, solve_turn
+from pinastats.holds.decision_list import DecisionList, Dice
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@
 of a kind", "keep both pairs"): they fit targets that only look at the pattern
 of equal dice. *Face rules* name keeps by face values ("keep every die ≥ 5",
 "keep one each of 2 3 4 5", "keep two dice totalling 5-7"), each with a
-simplicity rank; :mod:`pinastats.dice.guide` picks among them.
+simplicity rank; :mod:`pinastats.holds.guide` picks among them.
 """
 
 from __future__ import annotations
