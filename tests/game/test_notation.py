@@ -82,7 +82,7 @@ SETUPS = [
     Setup(3, RING.name, HH),
 ]
 POSITIONS = 10_000
-PER_SETUP = POSITIONS // len(SETUPS)
+PER_SETUP = -(-POSITIONS // len(SETUPS))  # at least POSITIONS in all
 
 
 def _differences(game: Game, text: str) -> list[str]:
