@@ -30,34 +30,21 @@ from pinastats._arrays import BoolArray
 from pinastats.dice.combinations import Combination
 from pinastats.dice.errors import DiceError
 from pinastats.dice.hands import check_dice, hand_index_by_dice, hand_tuples
+from pinastats.holds.words import (
+    DISTINCT,
+    NUMBER_WORDS,
+    REROLL,
+    STOP,
+    face_words,
+    keep_every,
+    keep_one_each,
+    keep_total,
+    span_text,
+)
 
 Dice = tuple[int, ...]
 
-_NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
-
-
-def face_words(faces: Sequence[int]) -> str:
-    """Name a set of faces the way a player checks it.
-
-    >>> face_words((1, 2, 3)), face_words((4, 5, 6)), face_words((1, 3, 5)), face_words((6,))
-    ('≤ 3', '≥ 4', 'odd', '6')
-    >>> face_words((2, 3, 4, 5))
-    '2 to 5'
-    """
-    s = sorted(set(faces))
-    if len(s) == 1:
-        return str(s[0])
-    if s == [1, 3, 5]:
-        return "odd"
-    if s == [2, 4, 6]:
-        return "even"
-    if s[0] == 1 and s == list(range(1, s[-1] + 1)):
-        return f"≤ {s[-1]}"
-    if s[-1] == 6 and s == list(range(s[0], 7)):
-        return f"≥ {s[0]}"
-    if s == list(range(s[0], s[-1] + 1)):
-        return f"{s[0]} to {s[-1]}"
-    return " ".join(map(str, s))
+_NUMBER_WORDS = NUMBER_WORDS
 
 
 def _dice_word(n: int, faces: Sequence[int]) -> str:
@@ -83,8 +70,7 @@ def _one_die(faces: Sequence[int]) -> str:
     return f"a die {words}"
 
 
-def _span(lo: int, hi: int) -> str:
-    return str(lo) if lo == hi else f"{lo}–{hi}"
+_span = span_text
 
 
 class Check(StrEnum):
@@ -248,26 +234,21 @@ class Keep:
         """The keep in words, an imperative ("keep every die ≤ 3, re-roll the others")."""
         match self.action:
             case Action.STOP:
-                return "stop"
+                return STOP
             case Action.REROLL:
-                return "re-roll all five"
+                return REROLL
             case Action.FACES:
-                words = face_words(self.faces)
-                if len(self.faces) == 1:
-                    return f"keep every {words}, re-roll the others"
-                if words in ("odd", "even"):
-                    return f"keep every {words} die, re-roll the others"
-                return f"keep every die {words}, re-roll the others"
+                return f"{keep_every(self.faces)}, re-roll the others"
             case Action.ONE_EACH:
-                return f"keep one die of each of {' '.join(map(str, self.faces))} you hold"
+                return keep_one_each(self.faces)
             case Action.TOTAL:
-                return f"keep {_NUMBER_WORDS[self.n]} dice that total {_span(self.lo, self.hi)}"
+                return keep_total(self.n, self.lo, self.hi)
             case Action.LARGEST:
                 return "keep your largest group of equal dice (on a tie, any one)"
             case Action.REPEATED:
                 return "keep every die whose value you hold twice or more"
             case Action.DISTINCT:
-                return "keep one die of each value"
+                return DISTINCT
         raise AssertionError(self.action)  # pragma: no cover
 
 

@@ -33,9 +33,72 @@ _SHAPE_NAMES = {
     (2, 1, 1, 1): "one pair",
     (1, 1, 1, 1, 1): "all different",
 }
-_NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+_NUMBER_WORDS = NUMBER_WORDS
 STOP = "stop"
 REROLL = "re-roll all five"
+DISTINCT = "keep one die of each value"
+
+
+# ---------------------------------------------------------------- the one vocabulary
+# The guide (optimal-hold) and the cheat-sheets' decision lists say their keeps
+# with these functions, so a keep they share reads the same in both.
+
+
+def face_words(faces: Sequence[int]) -> str:
+    """Name a set of faces the way a player checks it.
+
+    >>> face_words((1, 2, 3)), face_words((4, 5, 6)), face_words((1, 3, 5)), face_words((6,))
+    ('≤ 3', '≥ 4', 'odd', '6')
+    >>> face_words((2, 3, 4, 5))
+    '2 to 5'
+    """
+    s = sorted(set(faces))
+    if len(s) == 1:
+        return str(s[0])
+    if s == [1, 3, 5]:
+        return "odd"
+    if s == [2, 4, 6]:
+        return "even"
+    if s[0] == 1 and s == list(range(1, s[-1] + 1)):
+        return f"≤ {s[-1]}"
+    if s[-1] == 6 and s == list(range(s[0], 7)):
+        return f"≥ {s[0]}"
+    if s == list(range(s[0], s[-1] + 1)):
+        return f"{s[0]} to {s[-1]}"
+    return " ".join(map(str, s))
+
+
+def span_text(lo: int, hi: int) -> str:
+    """A span of totals: ``8-11``, or ``8`` alone."""
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def keep_every(faces: Sequence[int]) -> str:
+    """``keep every 6``, ``every odd die``, ``every die ≥ 5``, ``every 1, 3 and 4``.
+
+    Ranges read as ranges (``keep every die 2 to 5``); other sets are listed.
+    """
+    s = sorted(set(faces))
+    words = face_words(s)
+    if len(s) == 1:
+        return f"keep every {words}"
+    if words in ("odd", "even"):
+        return f"keep every {words} die"
+    if words[0] in "≤≥" or " to " in words:
+        return f"keep every die {words}"
+    return "keep every " + ", ".join(map(str, s[:-1])) + f" and {s[-1]}"
+
+
+def keep_one_each(faces: Sequence[int]) -> str:
+    """``keep one each of 2 3 4 5``: one die of each of these values held."""
+    return f"keep one each of {' '.join(map(str, sorted(set(faces))))}"
+
+
+def keep_total(n: int, lo: int, hi: int) -> str:
+    """``keep four dice totalling 8-11``; ``keep one die of 5-6`` for one die."""
+    what = "one die of" if n == 1 else f"{NUMBER_WORDS[n]} dice totalling"
+    return f"keep {what} {span_text(lo, hi)}"
 
 
 def keep_dice(counts: npt.ArrayLike) -> Dice:
@@ -77,7 +140,7 @@ def _shape_rule(hand: Dice, keep: Dice) -> str:
     counts = {v: hand.count(v) for v in set(hand)}
     kept = {v: keep.count(v) for v in counts}
     if len(set(keep)) == len(keep) == len(counts):
-        return "keep one die of each value"
+        return DISTINCT
     parts = []
     for size in sorted(set(counts.values()), reverse=True):
         faces = [v for v in counts if counts[v] == size]
@@ -144,17 +207,12 @@ def _face_set_rule(faces: Sequence[int]) -> tuple[str, int]:
     Rank 2: one face; 3: a parity or a threshold (every die ≥ 5); 4: a list.
     """
     s = sorted(faces)
+    rank = 4
     if len(s) == 1:
-        return f"every {s[0]}", 2
-    if s == [1, 3, 5]:
-        return "every odd die", 3
-    if s == [2, 4, 6]:
-        return "every even die", 3
-    if s == list(range(s[0], 7)):
-        return f"every die ≥ {s[0]}", 3
-    if s == list(range(1, s[-1] + 1)):
-        return f"every die ≤ {s[-1]}", 3
-    return "every " + ", ".join(map(str, s[:-1])) + f" and {s[-1]}", 4
+        rank = 2
+    elif s in ([1, 3, 5], [2, 4, 6]) or s in (list(range(s[0], 7)), list(range(1, s[-1] + 1))):
+        rank = 3
+    return keep_every(s).removeprefix("keep "), rank
 
 
 def _keep_indices(kept: IntArray) -> IntArray:
@@ -187,18 +245,15 @@ def face_rules(sums: bool) -> tuple[FaceRule, ...]:
             text, rank = _face_set_rule(faces)
             rules.append(FaceRule(f"keep {text}", rank, index=_keep_indices(h * mask)))
             if n >= 2:
-                listed = " ".join(map(str, faces))
                 each = _keep_indices(np.minimum(h, 1) * mask)
-                rules.append(FaceRule(f"keep one each of {listed}", 5, index=each))
+                rules.append(FaceRule(keep_one_each(faces), 5, index=each))
     if sums:
         total = t.keep_counts @ _FACES
         for n in range(1, 5):
             for lo in range(n, 6 * n + 1):
                 for hi in range(lo, min(lo + 3, 6 * n) + 1):
                     allowed = (t.keep_size == n) & (total >= lo) & (total <= hi)
-                    span = f"{lo}" if lo == hi else f"{lo}-{hi}"
-                    what = "one die of" if n == 1 else f"{_NUMBER_WORDS[n]} dice totalling"
-                    rules.append(FaceRule(f"keep {what} {span}", 6, allowed=allowed))
+                    rules.append(FaceRule(keep_total(n, lo, hi), 6, allowed=allowed))
     for k in range(1, len(t.keep_counts)):
         literal = np.arange(len(t.keep_counts)) == k
         rules.append(FaceRule(f"keep {' '.join(map(str, keep_dice(t.keep_counts[k])))}", 7,

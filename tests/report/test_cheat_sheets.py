@@ -119,7 +119,7 @@ def test_the_overlaps_players_met_are_decided_once() -> None:
 
 def test_conditions_and_keeps_say_what_they_do() -> None:
     some = Condition(Check.SOME_TOTAL, 4, lo=8, hi=11)
-    assert some.text == "four of your dice total 8–11"
+    assert some.text == "four of your dice total 8-11"  # the spans of the one vocabulary
     assert some.holds((1, 2, 3, 4, 5))
     assert not some.holds((6, 6, 6, 6, 6))
     low = Condition(Check.AT_LEAST, 2, (1, 2, 3))
