@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
             "reproducible from --seed on any number of workers) and fit their strengths "
             "(Bradley-Terry, maximum likelihood) on the Elo scale with 95% intervals "
             "(Wald, from the Fisher information). Agents: random, greedy, ev, strategic, "
-            "rollout, value, coach (with parameters, e.g. 'coach(leaf=value,depth=2)'), "
+            "rollout, value, coach (with parameters, e.g. 'coach(leaf=value,depth=2)'), perfect, "
             "one's own as FILE.py:Class, and OpenSpiel's MCTS as mcts100, mcts1000 or "
             "'mcts(simulations=K)' (needs pip install 'pinastats[openspiel]')."
         ),

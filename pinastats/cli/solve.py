@@ -23,10 +23,9 @@ from pinastats.cli._common import (
     write_json,
 )
 from pinastats.errors import PinastatsError
-from pinastats.game import Game, GameConfig, load_layout
-from pinastats.game.rules import Rules
 
 if TYPE_CHECKING:
+    from pinastats.game import Game
     from pinastats.solve import Solution
 
 
@@ -68,6 +67,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 def _game(args: argparse.Namespace) -> Game:
+    from pinastats.game import Game, GameConfig, load_layout
+    from pinastats.game.rules import Rules
+
     if args.state is not None or args.position is not None:
         for option in ("seed", "layout", "target", "tokens"):
             if getattr(args, option) is not None:

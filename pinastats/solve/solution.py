@@ -283,18 +283,19 @@ class Solution:
         row = turn.keep_value[rolls_left - 1]
         keeps = [int(k) for k in t.hand_keep[t.hand_keep_ptr[h] : t.hand_keep_ptr[h + 1]]]
         best = best_keep(row, keeps, t.keep_size)
-        frame = pd.DataFrame(
+        chance = row[keeps]
+        size = t.keep_size[keeps]
+        order = np.lexsort((-size, -chance))  # by chance, then more dice, best first
+        ordered = [keeps[i] for i in order]
+        return pd.DataFrame(
             {
-                "keep": [t.keep_of(k) for k in keeps],
-                "stop": [int(t.keep_size[k]) == 5 for k in keeps],
-                "chance": [float(row[k]) for k in keeps],
-                "dice_kept": [int(t.keep_size[k]) for k in keeps],
+                "keep": [t.keep_of(k) for k in ordered],
+                "stop": size[order] == 5,
+                "chance": chance[order],
+                "regret": row[best] - chance[order],
+                "best": [k == best for k in ordered],
             }
         )
-        frame["regret"] = float(row[best]) - frame["chance"]
-        frame["best"] = [k == best for k in keeps]
-        frame = frame.sort_values(["chance", "dice_kept"], ascending=[False, False], kind="stable")
-        return frame.drop(columns="dice_kept").reset_index(drop=True)
 
     def placements(
         self, game: Game, dice: Sequence[int], turn: TurnAnalysis | None = None
