@@ -291,6 +291,8 @@ def _spaces(seats: str | None, i: int, word: str, players: int, two: bool) -> li
             f"free space, got {seats!r}",
         )
     spaces = [None if ch == FREE else _SEATS.index(ch) for ch in seats]
+    while spaces and spaces[-1] is None:  # free spaces at the end may be written or not
+        spaces.pop()
     if two and len(spaces) == 1:
         spaces.append(None)  # the first space; the second is free
     return spaces

@@ -217,7 +217,8 @@ def test_scores_are_worked_out_and_turns_default_to_the_fewest() -> None:
 
 
 def test_codes_ids_and_case_are_accepted() -> None:
-    line = EXAMPLE_LINE.replace("FH+2", "full-house+2").replace("OD", "od")
+    line = EXAMPLE_LINE.replace("FH+2", "full-house+2").replace("OD", "od+.")
+    line = line.replace("S21+1", "S21+1.")  # free spaces at the end may be written
     assert notation_of(parse_position(line)) == EXAMPLE_LINE
 
 
