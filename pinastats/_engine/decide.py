@@ -103,8 +103,10 @@ def _solve_turn(kind, params, board, game, tables, work, seat):
     """
     if kind == K_VALUE:
         _win_values(params, board, game, seat, work)
-    else:
+    elif (kind == K_EV) | (kind == K_STRATEGIC):
         _final_values(kind, params, board, game, seat, work)
+    else:
+        _refuse_kind(kind)
     t = tables
     _solve_stages(work.final_value, work.stop_value, 1.0, board.rolls - 1, t.keep_levels,
                   t.keep_plus, t.keep_scale, t.hand_as_keep, t.keep_minus, work.hand_value,

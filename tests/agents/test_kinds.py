@@ -53,3 +53,13 @@ def test_a_kind_the_engine_does_not_handle_refuses_to_place() -> None:
     with pytest.raises(ValueError, match="agent kind"):
         E.pick_cell(UNKNOWN, params, CONFIG.board, game.state, game.to_move, legal, rng,
                     work.cell_value, False)  # fmt: skip
+
+
+def test_a_turn_solved_for_a_kind_the_engine_does_not_value_is_refused() -> None:
+    """A kind let into the turn DP without its values fails there, not as ``ev``'s values."""
+    from pinastats._engine.decide import _solve_turn
+
+    game, work, _ = _position()
+    params = make_agent("strategic").param_vector()
+    with pytest.raises(ValueError, match="agent kind"):
+        _solve_turn(UNKNOWN, params, CONFIG.board, game.state, E.turn_tables(), work, 0)
