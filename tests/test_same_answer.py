@@ -10,9 +10,9 @@ the network, as the board shows it) and by this turn's points
 --objective win --format json`` must print the same JSON from ``--state`` and
 from ``--position``.
 
-The review of a recorded game (``pinastats review``) values each turn's first
-keep as ``win_advice`` does on the position line of the turn, to the last
-digits of rounding (its turn DP adds in another order).
+The review of a recorded game (``pinastats review``) prints each turn's
+position line and values the turn's first keep as ``win_advice`` does on that
+line, to the last digits of rounding (its turn DP adds in another order).
 
 A control shows the check can fail: without the turns played (as state files
 were before they carried them) the network's answer changes.
@@ -132,10 +132,12 @@ def test_the_review_values_a_turn_as_the_advice_on_its_line() -> None:
     review = review_game(record, evaluator="network", playouts=1)
     before: dict[int, Game] = {}
     replay(record, visit=lambda k, g, t: before.__setitem__(k, g))
+    lines = dict(review.positions)  # the lines the review prints
     firsts = [d for d in review.decisions if d.roll == 1 and d.decision == "keep"]
     assert len(firsts) > 10
     for d in firsts:
-        game = parse_position(notation_of(before[d.turn]))
+        assert lines[d.turn] == notation_of(before[d.turn])
+        game = parse_position(lines[d.turn])
         advice = win_advice(game, d.dice, d.rolls_left, evaluator="network")
         assert d.best_win == pytest.approx(advice.win_probability, abs=1e-12)
 

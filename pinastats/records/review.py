@@ -76,6 +76,7 @@ from pinastats.dice.hands import dice_tables
 from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
+from pinastats.game.notation import notation_of
 from pinastats.records.format import GameRecord, RecordedTurn
 from pinastats.records.replay import replay
 
@@ -220,6 +221,9 @@ class GameReview:
         decisions: every decision of the reviewed seats, in order.
         rolls: the luck of every roll of every seat, in order.
         starts: per turn, ``(turn, seat, chance to win before the first roll)``.
+        positions: per turn, ``(turn, the position before it)`` as a line of the position
+            notation (``docs/notation.md``): ``pinastats advise --position`` on it gives the
+            turn's figures again.
     """
 
     game: int
@@ -233,6 +237,7 @@ class GameReview:
     decisions: tuple[Decision, ...]
     rolls: tuple[Luck, ...]
     starts: tuple[tuple[int, int, float], ...] = field(default=())
+    positions: tuple[tuple[int, str], ...] = field(default=())
 
     @property
     def players(self) -> int:
@@ -300,6 +305,7 @@ class GameReview:
             "decisions": [asdict(d) | {"dice": list(d.dice)} for d in self.decisions],
             "rolls": [asdict(r) | {"dice": list(r.dice)} for r in self.rolls],
             "starts": [{"turn": t, "seat": s, "win": w} for t, s, w in self.starts],
+            "positions": [{"turn": t, "position": p} for t, p in self.positions],
         }
 
 
@@ -588,9 +594,10 @@ def review_game(
             decisions.extend(_decision(p, f) for p, f in zip(pending, figures, strict=True))
         if progress is not None:
             progress(done, len(positions))
+    lines = tuple((number, notation_of(game)) for number, game, _ in positions)
     return GameReview(record.game, record.agents, chosen, evaluator, playouts, seed,
                       record.winner, record.reason, tuple(decisions), tuple(lucks),
-                      tuple(starts))  # fmt: skip
+                      tuple(starts), lines)  # fmt: skip
 
 
 def agent_table(reviews: Sequence[GameReview]) -> pd.DataFrame:
@@ -639,9 +646,10 @@ def _signed(x: float) -> str:
 def annotated_text(review: GameReview) -> str:
     """The game as annotated text: a header of tags, then one line per roll and decision.
 
-    In the spirit of annotated PGN: a roll line gives the dice and their luck (points of the
-    mover's chance to win); a decision line the move played with its mark, the chance to
-    win before it (with the best move) and after it, and, in braces, the best alternative
+    In the spirit of annotated PGN: each turn opens with the position before it in braces
+    (a line of the position notation); a roll line gives the dice and their luck (points of
+    the mover's chance to win); a decision line the move played with its mark, the chance
+    to win before it (with the best move) and after it, and, in braces, the best alternative
     and the loss with its interval where the move was not the best.
     """
     winner = "no winner" if review.winner is None else f"seat {review.winner} wins"
@@ -656,7 +664,9 @@ def annotated_text(review: GameReview) -> str:
     ]
     lines.extend(f'[Seat{s} "{review.summary(s).text()}"]' for s in review.seats)
     lines.append("")
-    events: list[tuple[int, int, int, str]] = []
+    events: list[tuple[int, int, int, str]] = [
+        (turn, 0, 0, f"{turn}. {{{line}}}") for turn, line in review.positions
+    ]
     for r in review.rolls:
         dice = " ".join(map(str, r.dice))
         what = f"roll {r.roll}: {dice}" if r.roll else f"Happy Hour die: {dice}"

@@ -162,9 +162,10 @@ def test_the_figures_are_consistent(records: list[GameRecord], reviews: list[Gam
         text = annotated_text(review)
         assert text.count("\n") + 1 == 5 + len(review.seats) + len(review.rolls) + len(
             review.decisions
-        )
+        ) + len(review.positions)
+        assert len(review.positions) == len(review.starts)
         data = review.to_dict()
-        assert {"summary", "decisions", "rolls", "starts"} <= set(data)
+        assert {"summary", "decisions", "rolls", "starts", "positions"} <= set(data)
 
 
 def test_the_same_seed_whatever_the_workers(records: list[GameRecord],
