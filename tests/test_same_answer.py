@@ -36,7 +36,7 @@ from pinastats.game import Game, GameConfig, Rules, notation_of, parse_position
 from pinastats.game.position import game_from_position, position_of
 from pinastats.records import record_games, replay
 from pinastats.records.review import review_game
-from pinastats.tabletop.view import _advice as board_advice
+from pinastats.tabletop import view as board_view
 from pinastats.value.features import state_features
 from tests.conftest import CliResult
 
@@ -56,6 +56,13 @@ def _positions(players: int, happy_hour: bool) -> list[tuple[Game, tuple[int, ..
             record, visit=lambda k, g, t: out.append((g, t.rolls[0])) if k % EVERY == 1 else None
         )
     return out
+
+
+def board_advice(game: Game, dice: tuple[int, ...], rolls_left: int) -> Any:
+    """What the board's coach panel shows for the dice (the view's advice function)."""
+    names = vars(board_view)
+    advice = names.get("advice_view") or names["_advice"]
+    return advice(game, dice, rolls_left)
 
 
 def _ways_in(game: Game) -> dict[str, Game]:
