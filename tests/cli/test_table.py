@@ -151,3 +151,25 @@ def test_the_documented_session_prints_what_the_doc_shows(
         if line.startswith("> ") or line == "...":
             continue
         at = out.index(line, at) + 1  # each line shown comes, in order
+
+
+def test_the_last_turn_of_a_recorded_game_ends_the_game_at_the_table(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pinastats.records import record_games, replay
+
+    record = next(
+        r for r in record_games(["strategic", "greedy"], 6, seed=2) if r.turns[-1].cell is not None
+    )
+    before: list[Game] = []
+    replay(record, visit=lambda k, g, t: before.append(g))
+    last = record.turns[-1]
+    dice = " ".join(map(str, last.rolls[-1]))
+    lines = f"dice {dice} roll {len(last.rolls)}\nplace {last.coaster}\ndice 1 2 3 4 5\nundo\n"
+    result = table(cli, monkeypatch, lines, "--position", notation_of(before[-1]))
+    assert "The game is over" in result.out
+    assert "error: the game is over" in result.out
+    final = replay(record)
+    assert positions(result.out)[1] == notation_of(final)
+    assert positions(result.out)[0] == notation_of(before[-1])
+    assert result.out.rstrip().endswith(f"Dice {dice} after roll {len(last.rolls)}.")
