@@ -173,3 +173,13 @@ def test_the_last_turn_of_a_recorded_game_ends_the_game_at_the_table(
     assert positions(result.out)[1] == notation_of(final)
     assert positions(result.out)[0] == notation_of(before[-1])
     assert result.out.rstrip().endswith(f"Dice {dice} after roll {len(last.rolls)}.")
+
+
+def test_at_a_terminal_it_prompts_and_a_refused_line_is_no_failure() -> None:
+    from pinastats.cli.table import PROMPT, TableLoop
+
+    out = io.StringIO()
+    loop = TableLoop(parse_position(START), objective="points", out=out)
+    assert loop.run(["bogus\n", "position\n"], prompt=PROMPT) == 0
+    assert out.getvalue().count(PROMPT) == 3  # before each line and before the end
+    assert "error: unknown command 'bogus'" in out.getvalue()
