@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -110,9 +110,22 @@ def run(args: argparse.Namespace) -> int:
         game = _new_game(args.players or 2, args.seed, args.happy_hour, catalogue)
     points = ["dice", "agents", "rules"]
     ensure_warm([*points, "turn", "coach", "value"] if args.objective == "win" else points)
-    interactive = sys.stdin.isatty()
     loop = TableLoop(game, objective=args.objective, top=args.top, out=sys.stdout)
-    return loop.run(sys.stdin, prompt=PROMPT if interactive else None)
+    if sys.stdin.isatty():  # typed: line editing and history, the prompt by input()
+        return loop.run(_typed(), strict=False)
+    return loop.run(sys.stdin)
+
+
+def _typed() -> Iterator[str]:
+    """The lines typed at the terminal, each after the prompt, until end of input."""
+    import readline  # noqa: F401  (input() edits lines and keeps their history)
+
+    while True:
+        try:
+            yield input(PROMPT)
+        except EOFError:
+            print()
+            return
 
 
 def _new_game(players: int, seed: int | None, happy_hour: bool, catalogue: Any) -> Game:
@@ -155,8 +168,15 @@ class TableLoop:
 
     # ------------------------------------------------------------ the loop
 
-    def run(self, lines: Iterable[str], prompt: str | None = None) -> int:
-        """Handle every line until ``quit`` or the end; 2 if a line was refused, else 0."""
+    def run(
+        self, lines: Iterable[str], prompt: str | None = None, *, strict: bool | None = None
+    ) -> int:
+        """Handle every line until ``quit`` or the end.
+
+        ``prompt`` is written before each line is read. Returns 2 if a line was
+        refused and ``strict`` (default: without a prompt, the input a script), else 0.
+        """
+        strict = prompt is None if strict is None else strict
         self.say(self.status_line())
         self.say(f"Position: {self.notation()}")
         refused = False
@@ -178,7 +198,7 @@ class TableLoop:
             except (TableError, PinastatsError) as exc:
                 refused = True
                 self.say(f"error: {' '.join(str(exc).split())}")
-        return 2 if refused and prompt is None else 0
+        return 2 if refused and strict else 0
 
     def say(self, text: str) -> None:
         """Print ``text`` on the loop's output."""
