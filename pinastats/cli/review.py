@@ -63,10 +63,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     parser.add_argument(
         "--evaluator",
-        choices=("network", "playouts"),
+        choices=("exact", "network", "playouts"),
         default=None,
-        help="what values the positions: the learned network (default where it fits the game) "
-        "or play-outs",
+        help="what values the positions: exact (the solved game, two players without Happy "
+        "Hour; the board is solved first unless its table is kept), the learned network or "
+        "play-outs (default: exact where the board's table is kept, else the network where it "
+        "fits the game, else play-outs)",
     )
     parser.add_argument(
         "--playouts",
@@ -125,10 +127,11 @@ def run(args: argparse.Namespace) -> int:
 def _review(args: argparse.Namespace, out: str | None) -> int:
     """Review the game(s) and print the review, or write it to ``out`` (whole or not at all)."""
     from pinastats._warmup import ensure_warm
-    from pinastats.agents.network import fits
+    from pinastats.cli.solve import solve_with_progress
     from pinastats.records import read_records
-    from pinastats.records.replay import record_config
+    from pinastats.records.replay import record_config, replay
     from pinastats.records.review import agent_table, annotated_text, review_game
+    from pinastats.solve import uncovered
 
     records = read_records(args.file)
     if args.games == "all":
@@ -146,8 +149,12 @@ def _review(args: argparse.Namespace, out: str | None) -> int:
              f"got {args.seat}")  # fmt: skip
     config = _config(args) if args.layout or args.coasters else None
     evaluator = args.evaluator
-    if evaluator is None:
-        evaluator = "network" if fits(record_config(chosen[0], config)) is None else "playouts"
+    if evaluator == "exact":
+        why = uncovered(record_config(chosen[0], config))
+        if why is not None:
+            fail(f"--evaluator exact: {why}")
+        for record in chosen:  # each board solved once, with progress, before the review
+            solve_with_progress(replay(record, config), workers=None)
     ensure_warm(["dice", "agents", "rules", "turn", "coach", "value"], quiet=args.quiet)
     reviews = []
     many = len(chosen) > 1
@@ -217,6 +224,7 @@ def review_text(review: GameReview) -> str:
     """The review as tables: every decision, then each seat's figures."""
     winner = "no winner" if review.winner is None else f"seat {review.winner} won"
     how = ("the network, losses checked by play-outs" if review.evaluator == "network"
+           else "the exact values of the solved game" if review.evaluator == "exact"
            else "play-outs")  # fmt: skip
     head = (
         f"Game {review.game}: {' vs '.join(review.agents)}; {winner} "

@@ -3,8 +3,12 @@ r"""Game analysis: the luck of every roll and the error of every decision, per s
 Each turn of a recorded game is valued from the position before it. Its
 outcome positions ``o`` (a token on each open cell, a pass, each Happy Hour
 face: :mod:`pinastats.coach.outcomes`) get the mover's win probability
-``W(o)`` from the *evaluator*: the learned network (``"network"``, the
-default) or play-outs to the end by ``strategic`` (``"playouts"``). The exact
+``W(o)`` from the *evaluator*: the solved game's exact chance (``"exact"``, for
+two players without Happy Hour: :mod:`pinastats.solve`; the default where the
+board's table is kept), the learned network (``"network"``, the default
+elsewhere) or play-outs to the end by ``strategic`` (``"playouts"``). With
+``"exact"`` every luck and loss is exact and nothing is checked: over a game
+the start + luck - errors = result identity holds to rounding. The exact
 turn DP on ``W`` (:mod:`pinastats.coach.solve`) then gives the value of every
 hand and keep: ``V_r(h)``, the chance to win holding hand ``h`` with ``r`` rolls
 left and playing on at best, and ``K_r(k)``, the chance after keeping ``k``.
@@ -62,6 +66,7 @@ import pandas as pd
 from pinastats._arrays import FloatArray
 from pinastats._engine import turn_tables
 from pinastats.agents.network import fits
+from pinastats.coach.advice import exact_values
 from pinastats.coach.outcomes import (
     OutcomeSet,
     Playouts,
@@ -79,9 +84,11 @@ from pinastats.game.game import Game
 from pinastats.game.notation import notation_of
 from pinastats.records.format import GameRecord, RecordedTurn
 from pinastats.records.replay import replay
+from pinastats.solve import cached, uncovered
 
-EVALUATORS = ("network", "playouts")
-"""What values the outcome positions: the learned network, or ``strategic`` play-outs."""
+EVALUATORS = ("exact", "network", "playouts")
+"""What values the outcome positions: the solved game (two players without Happy Hour,
+:mod:`pinastats.solve`), the learned network, or ``strategic`` play-outs."""
 MARKS = ((0.100, "??"), (0.050, "?"), (0.020, "?!"))
 """``(least loss, mark)``, worst first: a very bad, bad and doubtful decision."""
 MARK_FLOOR = MARKS[-1][0]
@@ -415,6 +422,8 @@ def _values(outcomes: OutcomeSet, evaluator: str, playouts: int, seed: int,
         return outcomes.exact.copy(), np.zeros((m, m))
     if evaluator == "network":
         return network_values(outcomes), np.zeros((m, m))
+    if evaluator == "exact":
+        return exact_values(outcomes), np.zeros((m, m))
     runner = Playouts(outcomes, seed=seed, workers=workers)
     runner.extend(playouts)
     return runner.mean(), runner.covariance()
@@ -502,6 +511,8 @@ def _check(view: _Turn, pending: list[_Pending], evaluator: str, playouts: int, 
     play-outs' paired standard error (0 where every outcome is exact).
     """
     out: list[tuple[float, float, float, int]] = []
+    if evaluator == "exact":  # every loss is exact: nothing to check
+        return [(p.evaluator_loss(),) * 3 + (0,) for p in pending]
     todo = [
         j for j, p in enumerate(pending)
         if not p.forced and p.evaluator_loss() >= MARK_FLOOR and view.outcomes.undecided.size
@@ -533,14 +544,30 @@ def _check(view: _Turn, pending: list[_Pending], evaluator: str, playouts: int, 
 def _decision(p: _Pending, figures: tuple[float, float, float, int]) -> Decision:
     loss, low, high, checked = figures
     played_win, best_win = float(p.played @ p.w), float(p.best @ p.w)
-    clear = (checked > 0 and _clear(low, high)) or high <= TIE
+    clear = (checked > 0 and _clear(low, high)) or high <= TIE or low == high  # exact
     return Decision(*p.head, played_win, best_win, p.evaluator_loss(), float(loss), float(low),
                     float(high), int(checked), bool(p.forced), bool(clear),
                     mark_of(loss) if clear else "")  # fmt: skip
 
 
+def default_evaluator(game: Game) -> str:
+    """The evaluator a review of ``game``'s record uses unless told otherwise.
+
+    ``exact`` where the solver covers the game and its board's table is kept (a review
+    never waits for a solve it was not asked for; ask ``evaluator="exact"`` to solve
+    first), else ``network`` where a network fits the game, else ``playouts``.
+    """
+    if uncovered(game.config) is None and cached(game) is not None:
+        return "exact"
+    return "network" if fits(game.config) is None else "playouts"
+
+
 def check_evaluator(evaluator: str, config: GameConfig) -> str:
     """``evaluator`` if known and usable for the game (the network must fit it)."""
+    if evaluator == "exact":
+        why = uncovered(config)
+        if why is not None:
+            raise ReviewError(f"the exact evaluator cannot grade this game: {why}")
     if evaluator not in EVALUATORS:
         raise ReviewError(f"evaluator must be one of {', '.join(EVALUATORS)}, got {evaluator!r}")
     if evaluator == "network":
@@ -553,7 +580,7 @@ def check_evaluator(evaluator: str, config: GameConfig) -> str:
 def review_game(
     record: GameRecord,
     *,
-    evaluator: str = "network",
+    evaluator: str | None = None,
     playouts: int = DEFAULT_PLAYOUTS,
     seed: int = 0,
     seats: Iterable[int] | None = None,
@@ -564,7 +591,8 @@ def review_game(
     """Review a recorded game: every roll's luck, every decision of ``seats`` (default all).
 
     The record is replayed (and checked) first; each turn is then valued by the
-    ``evaluator`` and its marked-worthy decisions checked by up to ``playouts``
+    ``evaluator`` (``None``: :func:`default_evaluator`; ``"exact"`` solves the board
+    first unless its table is kept) and its marked-worthy decisions checked by up to ``playouts``
     play-outs per outcome position (module docstring), seeded by ``seed``:
     the same seed gives the same review, whatever ``workers``.
     """
@@ -579,6 +607,8 @@ def review_game(
         raise ReviewError(f"seats must be among 0 to {n - 1}, got {list(seats or [])!r}")
     positions: list[tuple[int, Game, RecordedTurn]] = []
     final = replay(record, config, visit=lambda k, g, t: positions.append((k, g, t)))
+    if evaluator is None:
+        evaluator = default_evaluator(final)
     evaluator = check_evaluator(evaluator, final.config)
     decisions: list[Decision] = []
     lucks: list[Luck] = []
@@ -655,6 +685,7 @@ def annotated_text(review: GameReview) -> str:
     winner = "no winner" if review.winner is None else f"seat {review.winner} wins"
     checked = (f"network, losses from {1000 * MARK_FLOOR:.0f} milli-wins checked by up to "
                f"{review.playouts} play-outs" if review.evaluator == "network"
+               else "exact (the solved game)" if review.evaluator == "exact"
                else f"{review.playouts} play-outs")  # fmt: skip
     lines = [
         f'[Game "{review.game}"]',
