@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from pinastats.cli._common import percent, percent_range, render_table
-from pinastats.game.rules import EndReason, end_entry
 
 
 def _count(n: int) -> str:
@@ -108,6 +107,8 @@ def summary_text(s: dict[str, Any]) -> str:
         )
     )
     out += ["", "How games ended"]
+    from pinastats.game.rules import EndReason, end_entry  # the engine's words (loads it)
+
     n = s["games"]
     rows = []
     for reason, games in s["end_reason_games"].items():
