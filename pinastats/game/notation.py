@@ -35,6 +35,7 @@ from typing import Any
 
 from pinastats import _engine as E
 from pinastats.dice.combinations import Combination, CombinationKind
+from pinastats.errors import PinastatsError
 from pinastats.game.catalogue import Catalogue, load_catalogue
 from pinastats.game.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from pinastats.game.game import Game
@@ -223,17 +224,23 @@ def position_data(
         if players > MAX_PLAYERS:
             raise _fail("players", f"expected {players_text()}, got {players}")
     name = options.get("layout") or "standard"
-    if layout is None:
-        layout = load_layout(name)
     catalogue = catalogue or load_catalogue()
+    try:
+        layout = layout or load_layout(name)
+        setup = [str(s) for s in layout.sides_for(players)]
+    except PinastatsError as exc:
+        raise _fail("layout", str(exc)) from None
     data: dict[str, Any] = {"players": players, "layout": name}
-    data.update(_board(words[1], catalogue, layout, players))
+    data.update(_board(words[1], catalogue, layout, setup, players))
     data["to_move"] = _seat(words[2], "seat to move (the third word)", players)
     _read_options(options, data, players)
     return data
 
 
-def _board(text: str, catalogue: Catalogue, layout: Layout, players: int) -> dict[str, Any]:
+def _board(
+    text: str, catalogue: Catalogue, layout: Layout, setup: list[str], players: int
+) -> dict[str, Any]:
+    """The board word: the coasters, their sides (``setup`` unless given) and the tokens."""
     rows = text.split("/")
     cells = [c for row in rows for c in row.split(",")]
     expected = _layout_rows(layout)
@@ -248,7 +255,6 @@ def _board(text: str, catalogue: Catalogue, layout: Layout, players: int) -> dic
     if len(cells) != n:
         raise _fail("board", f"{len(cells)} coasters; the layout {layout.name!r} has {n} cells")
     by_word = _coaster_by_word(catalogue)
-    setup = [str(s) for s in layout.sides_for(players)]
     ids, sides, tokens = [], [], []
     explicit = False
     for i, cell in enumerate(cells):

@@ -242,6 +242,7 @@ def test_codes_ids_and_case_are_accepted() -> None:
         (EXAMPLE_LINE + " end=maybe", "end: expected score, tokens or none"),
         ("pc1 OD,T3/T4 1", "rows of [2, 1] coasters"),
         ("pc1 OD,T3 1", "2 coasters; the layout 'standard' has 16 cells"),
+        (EXAMPLE_LINE + " layout=nowhere", "layout: unknown layout 'nowhere'"),
     ],
 )
 def test_mistakes_name_the_field(line: str, message: str) -> None:
