@@ -1,4 +1,9 @@
-"""Shared pieces of the command line: errors, output formats, tables, number formats.
+"""Shared pieces of the command line: errors, output formats, tables, number formats, positions.
+
+Every command that takes a game position offers ``--state FILE`` and
+``--position TEXT`` (:func:`add_position_options`) and reads them with
+:func:`load_position`: a state file or a line of the position notation, any
+mistake one line naming the file or the option.
 
 Every user error (a :class:`~pinastats.errors.PinastatsError` from the engine,
 a :class:`CliError`, a file that cannot be read, or a bad option) ends the same
