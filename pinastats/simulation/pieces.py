@@ -171,6 +171,7 @@ class GameCounts:
             "seed": run.seed,
             "players": self.players,
             "layout": run.config.layout.name,
+            "target_score": run.config.rules.target_score,
             "happy_hour": run.config.rules.happy_hour,
             "negative_scores": run.config.rules.negative_scores,
             "starting_scores": [int(x) for x in run.config.start_scores],
