@@ -256,9 +256,9 @@ class Solution:
                     cells[c] = child[c]
             other = float(self.values[self._index(pos.first, pos.second), 1 - pos.mover])
             y = 1.0 - other
-        hv, hs, kv, ks, scratch, scratch_slope = turn_work(rolls)
+        hv, hs, kv, ks, scratch, scratch_slope, reach = turn_work(rolls)
         value, _ = E.solve_turn(final, passes, y, rolls, solver_tables(), hv, hs, kv, ks, scratch,
-                                scratch_slope)  # fmt: skip
+                                scratch_slope, reach)  # fmt: skip
         return TurnAnalysis(pos, final, passes, kv[: rolls - 1].copy(), cells, float(value))
 
     def keeps(
