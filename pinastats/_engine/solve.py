@@ -34,8 +34,11 @@ but a placement is forced whenever the dice show an open coaster).
 strictly decreasing (slope ``p_F p_S - 1 < 0``), so it has one root, found by
 Newton's method on the exact slopes (a policy iteration: once both policies are
 those of the root, the step lands on it exactly) inside a bisection bracket
-that keeps every step safe. Boards where every hand shows an open coaster have
-no pass and need one turn each.
+that keeps every step safe. Each evaluation also says how far each pass value
+may move before a policy changes (the smallest margin over slope gap of the
+maxima in the DP); a Newton step inside both reaches is exact without another
+evaluation. Boards where every hand shows an open coaster have no pass and
+need one turn each.
 
 **Terminal placements.** A line wins at once (1). The first player's placement
 that triggers the end (``target`` points or the last token) leaves the second
@@ -224,9 +227,8 @@ def _best_of_keeps_dual(keep_value, keep_slope, keep_minus, hand_as_keep, best, 
         if gain > 0.0:
             if margin < up * gain:
                 up = margin / gain
-        elif gain < 0.0:
-            if margin < -down * gain:
-                down = -margin / gain
+        elif gain < 0.0 and margin < -down * gain:
+            down = -margin / gain
     for h in range(hand_as_keep.shape[0]):
         out[h] = best[hand_as_keep[h]]
         out_slope[h] = best_slope[hand_as_keep[h]]

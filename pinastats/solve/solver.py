@@ -39,8 +39,11 @@ def solver_tables() -> tuple[np.ndarray, ...]:
 
 
 def turn_work(rolls: int) -> tuple[np.ndarray, ...]:
-    """Scratch arrays of one turn DP: values and slopes of hands and keeps, and the reach
-    of the pass value (how far it may move with the same policy)."""
+    """Scratch arrays of one turn DP.
+
+    Values and slopes of hands and keeps, and the reach of the pass value (how far
+    it may move with the same policy).
+    """
     rows = max(rolls, 1)
     return (
         np.zeros((rows, N_HANDS)), np.zeros((rows, N_HANDS)), np.zeros((rows, N_KEEPS)),
