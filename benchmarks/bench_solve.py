@@ -1,3 +1,4 @@
+# mypy: disallow-untyped-defs=False, disallow-untyped-calls=False
 """Benchmark the exact two-player solver (run on demand: ``python benchmarks/bench_solve.py``).
 
 Prints, with the 1-minute load average beside each figure:
@@ -63,8 +64,8 @@ def best_time(func: Callable[[], object], *, repeat: int = 5, min_time: float = 
 
 
 @numba.njit(cache=False)
-def _plain_turn(final, passes, y, rolls, keep_ptr, keep_hand, keep_weight, keep_scale, hand_keep_ptr,
-                hand_keep, hand_as_keep, hand_p, hv, kv):  # fmt: skip
+def _plain_turn(final, passes, y, rolls, keep_ptr, keep_hand, keep_weight, keep_scale,
+                hand_keep_ptr, hand_keep, hand_as_keep, hand_p, hv, kv):  # fmt: skip
     """The baseline: the turn DP as a plain loop over the transition table (value only)."""
     for h in range(final.shape[0]):
         hv[0, h] = y if passes[h] else final[h]
