@@ -74,7 +74,9 @@ def test_random_agent_rolls_once() -> None:
 
 
 def test_agent_names_and_parameters() -> None:
-    assert agent_names() == ["random", "greedy", "ev", "strategic", "rollout", "value", "coach"]
+    assert agent_names() == [
+        "random", "greedy", "ev", "strategic", "rollout", "value", "coach", "perfect",
+    ]
     a = make_agent("strategic(line=4, block=1)")
     assert a.kind is AgentKind.STRATEGIC
     assert a.params == {"line": 4.0, "block": 1.0}
