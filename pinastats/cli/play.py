@@ -42,11 +42,19 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="2-4 seats, comma-separated: human (a person) or an agent name (human,coach)",
     )
     parser.add_argument(
-        "--seed", type=non_negative_int, default=0, help="seed of the deal and dice"
+        "--seed",
+        type=non_negative_int,
+        default=None,
+        help="seed of the deal and dice (default: a random one, printed; New game draws another)",
     )
     parser.add_argument("--happy-hour", action="store_true", help="play the Happy Hour variant")
     add_position_options(parser, required=False)
     parser.add_argument("--no-coach", action="store_true", help="hide the coach's panel")
+    parser.add_argument(
+        "--table",
+        action="store_true",
+        help="My table: open on the setup of a game played with real dice and coasters",
+    )
     parser.set_defaults(func=run)
 
 
@@ -68,17 +76,24 @@ def run(args: argparse.Namespace) -> int:
         start = load_position(args, happy_hour=args.happy_hour)
     session = PlaySession(seats, seed=args.seed, happy_hour=start is None and args.happy_hour,
                           position=start)  # fmt: skip
+    board: Any = session
+    if args.table:
+        from pinastats.tabletop.table import TableSession
+
+        session.close()
+        board = TableSession(back=session.again)
     try:
-        server = BoardServer(session, args.port, coach=not args.no_coach)
+        server = BoardServer(board, args.port, coach=not args.no_coach)
     except OSError as exc:
         fail(f"--port {args.port}: cannot serve there ({exc.strerror or exc})")
-    print(f"pinastats: playing {' vs '.join(session.names)} at http://127.0.0.1:{args.port}/ "
-          "(Ctrl-C to stop)", file=sys.stderr, flush=True)  # fmt: skip
+    what = "My table" if args.table else f"{' vs '.join(session.names)}, seed {session.seed}"
+    print(f"pinastats: playing {what} at http://127.0.0.1:{args.port}/ (Ctrl-C to stop)",
+          file=sys.stderr, flush=True)  # fmt: skip
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         server.server_close()
-        session.close()
+        server.session.close()
     return 0

@@ -40,9 +40,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from pinastats.errors import PinastatsError
-from pinastats.tabletop.commands import MessageError, carry_out, shown
-from pinastats.tabletop.session import PlaySession
-from pinastats.tabletop.view import session_view
+from pinastats.tabletop.commands import MessageError, Session, carry_out, shown
+from pinastats.tabletop.view import board_view
 from pinastats.tabletop.widget import STATIC
 
 MAX_BODY = 64 * 1024
@@ -61,12 +60,12 @@ PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Piña Coladice — pinastats</title>
-<style>body {{ margin: 16px; }} {css}</style></head>
-<body><h2>Piña Coladice</h2><div id="app"></div>
+<style>body {{ margin: 8px; }} {css}</style></head>
+<body><h1 class="pina-title">Piña Coladice</h1><div id="app"></div>
 <script type="module">
 import app from "/app.js";
 const TOKEN = "{token}";
-const state = {{ view: null, coach: true, message: "" }};
+const state = {{ view: null, coach: true, message: "", review: null }};
 const handlers = {{}};
 const fire = (k) => (handlers["change:" + k] || []).forEach((f) => f());
 function save(download) {{
@@ -90,6 +89,7 @@ async function call(url, body) {{
     state.message = d.error;
   }} else {{
     state.view = d.view; state.message = d.message || ""; state.coach = d.coach;
+    state.review = d.review || null;
     if (d.download) save(d.download);
   }}
   fire("view"); fire("message");
@@ -121,8 +121,9 @@ class BoardServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, session: PlaySession, port: int = 8765, coach: bool = True) -> None:
-        self.session, self.coach, self.lock = session, coach, threading.Lock()
+    def __init__(self, session: Session, port: int = 8765, coach: bool = True) -> None:
+        self.session: Session = session
+        self.coach, self.lock = coach, threading.Lock()
         self.token = secrets.token_urlsafe(32)
         super().__init__(("127.0.0.1", port), _Handler)
 
@@ -158,13 +159,20 @@ class BoardServer(ThreadingHTTPServer):
                         f"coach: on must be true or false, got {shown(message.get('on'))}"
                     )
                 self.coach = message["on"]
-            elif message is not None:
+            review = None
+            if message is not None and not (isinstance(message, dict)
+                                            and message.get("cmd") == "coach"):  # fmt: skip
                 outcome = carry_out(self.session, message)
-                text, download = outcome.text, outcome.download
-            out = {"view": session_view(self.session, coach=self.coach), "message": text,
+                text, download, review = outcome.text, outcome.download, outcome.review
+                if outcome.session is not None:
+                    self.session.close()
+                    self.session = outcome.session
+            out = {"view": board_view(self.session, coach=self.coach), "message": text,
                    "coach": self.coach}  # fmt: skip
             if download is not None:
                 out["download"] = download
+            if review is not None:
+                out["review"] = review
             return out
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import queue
+import secrets
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.rules import HappyHourEffect, Rules
 from pinastats.records.format import GameRecord
+from pinastats.tabletop.words import seat_labels, turn_text
 
 HUMAN = "human"
 """The seat name of a person (``human`` or ``human:NAME``)."""
@@ -91,6 +93,7 @@ class _Person:
         self.session, self.name = session, name
 
     def start_turn(self, game: Game) -> None:
+        self.session._turn_started(game)
         self.session._ask(Pending("roll", game.to_move), game)
 
     def choose_keep(self, game: Game, dice: Sequence[int], rolls_left: int,
@@ -98,49 +101,74 @@ class _Person:
         keep: Sequence[int] = self.session._ask(
             Pending("keep", game.to_move, tuple(dice), rolls_left), game
         )
-        return keep
+        decided: Sequence[int] = self.session._decided(keep)
+        return decided
 
     def choose_placement(self, game: Game, dice: Sequence[int], rng: np.random.Generator) -> int:
         legal = tuple(game.legal_cells(dice))
-        return int(self.session._ask(Pending("place", game.to_move, tuple(dice), 0, legal), game))
+        cell = int(self.session._ask(Pending("place", game.to_move, tuple(dice), 0, legal), game))
+        return int(self.session._decided(cell))
 
     def choose_happy_hour(self, game: Game, effect: HappyHourEffect, options: list[int],
                           rng: np.random.Generator) -> int:  # fmt: skip
-        pending = Pending("happy_hour", game.to_move, effect=HappyHourEffect(effect).name,
+        dice = self.session._final_dice()
+        pending = Pending("happy_hour", game.to_move, dice, effect=HappyHourEffect(effect).name,
                           options=tuple(int(o) for o in options))  # fmt: skip
-        return int(self.session._ask(pending, game))
+        return int(self.session._decided(int(self.session._ask(pending, game))))
 
 
 class _Logged:
-    """An agent seat whose placements and Happy Hour choices are written to the session's log."""
+    """An agent seat whose decisions are noted for the session's log of turns."""
 
     def __init__(self, session: PlaySession, agent: AgentProtocol) -> None:
         self.session, self.agent = session, agent
         self.name = agent.name
 
     def start_turn(self, game: Game) -> None:
+        self.session._turn_started(game)
         self.agent.start_turn(game)
 
     def choose_keep(self, game: Game, dice: Sequence[int], rolls_left: int,
                     rng: np.random.Generator) -> Sequence[int]:  # fmt: skip
-        return self.agent.choose_keep(game, dice, rolls_left, rng)
+        keep: Sequence[int] = self.session._decided(
+            self.agent.choose_keep(game, dice, rolls_left, rng)
+        )
+        return keep
 
     def choose_placement(self, game: Game, dice: Sequence[int], rng: np.random.Generator) -> int:
-        cell = int(self.agent.choose_placement(game, dice, rng))
-        self.session._note(f"seat {game.to_move} ({self.name}) rolled {_dice(dice)} and placed on "
-                           f"cell {cell} ({game.coaster(cell).name})")  # fmt: skip
-        return cell
+        return int(self.session._decided(int(self.agent.choose_placement(game, dice, rng))))
 
     def choose_happy_hour(self, game: Game, effect: HappyHourEffect, options: list[int],
                           rng: np.random.Generator) -> int:  # fmt: skip
         option = int(self.agent.choose_happy_hour(game, effect, options, rng))
-        self.session._note(f"seat {game.to_move} ({self.name}): Happy Hour "
-                           f"{HappyHourEffect(effect).name.lower()}, option {option}")  # fmt: skip
-        return option
+        return int(self.session._decided(option))
 
 
-def _dice(dice: Sequence[int]) -> str:
-    return " ".join(map(str, dice))
+class _Replay:
+    """The decisions of one turn, given again in order (to play the turn again and tell it)."""
+
+    name = "replay"
+
+    def __init__(self, decisions: list[Any]) -> None:
+        self.decisions = list(decisions)
+
+    def start_turn(self, game: Game) -> None:
+        """Nothing to do."""
+
+    def _next(self) -> Any:
+        return self.decisions.pop(0)
+
+    def choose_keep(self, game: Game, dice: Sequence[int], rolls_left: int,
+                    rng: np.random.Generator) -> Sequence[int]:  # fmt: skip
+        keep: Sequence[int] = self._next()
+        return keep
+
+    def choose_placement(self, game: Game, dice: Sequence[int], rng: np.random.Generator) -> int:
+        return int(self._next())
+
+    def choose_happy_hour(self, game: Game, effect: HappyHourEffect, options: list[int],
+                          rng: np.random.Generator) -> int:  # fmt: skip
+        return int(self._next())
 
 
 @dataclass
@@ -157,6 +185,9 @@ class _Run:
     replayed: int = 0
     stopped: bool = False
     log: list[str] = field(default_factory=list)
+    rng: np.random.Generator | None = None
+    turn_start: tuple[Game, np.random.Generator] | None = None
+    decisions: list[Any] = field(default_factory=list)
 
 
 def _start_position(
@@ -191,10 +222,11 @@ class PlaySession:
     >>> s.close()
     """
 
-    def __init__(self, seats: Sequence[str | AgentProtocol], *, seed: int | None = 0,
+    def __init__(self, seats: Sequence[str | AgentProtocol], *, seed: int | None = None,
                  happy_hour: bool = False, config: GameConfig | None = None,
                  position: str | Game | None = None) -> None:  # fmt: skip
         seats = list(seats)
+        self._spec = (list(seats), happy_hour, config, position)
         if not 2 <= len(seats) <= 4:
             raise PlayError(f"a game has 2 to 4 seats, got {len(seats)}: {seats!r}")
         self.start = _start_position(position, config, happy_hour)
@@ -206,7 +238,9 @@ class PlaySession:
             config = GameConfig(players=len(seats), rules=Rules(happy_hour=happy_hour))
         elif config.players != len(seats):
             raise PlayError(f"the config is for {config.players} players, got {len(seats)} seats")
-        self.seed = at_least_or_none(seed, "seed", 0)
+        seed = at_least_or_none(seed, "seed", 0)
+        self.seed: int = secrets.randbelow(2**31) if seed is None else int(seed)
+        """The seed of the deal and the dice (drawn at random when none is given)."""
         self.config = config
         # each agent resolved once (a bad name fails here, before any thread); None: a person
         self._seated = [None if _is_human(s) else resolve_agent(s) for s in seats]
@@ -215,6 +249,10 @@ class PlaySession:
             for s, a in zip(seats, self._seated, strict=True)
         )
         self.humans = tuple(i for i, a in enumerate(self._seated) if a is None)
+        named = [a is None and ":" in str(s) and bool(str(s).split(":", 1)[1])
+                 for s, a in zip(seats, self._seated, strict=True)]  # fmt: skip
+        self.labels = seat_labels(self.names, named)
+        """Each seat as the board says it: ``Seat 1 (you)``, or the name a person was given."""
         self._answers: list[Any] = []
         self._kinds: list[str] = []
         self._run: _Run | None = None
@@ -233,6 +271,49 @@ class PlaySession:
         if self._run is not None:
             self._run.log.append(line)
 
+    def _decided(self, decision: Any) -> Any:
+        """Called on the game's thread: a decision of the turn in play, noted to tell it."""
+        if self._run is not None:
+            self._run.decisions.append(decision)
+        return decision
+
+    def _turn_started(self, game: Game) -> None:
+        """Called on the game's thread as a turn starts: the turn before it goes in the log."""
+        run = self._run
+        if run is None or run.rng is None:
+            return
+        self._turn_ended(run)
+        run.turn_start = (game.copy(), copy.deepcopy(run.rng))
+
+    def _final_dice(self) -> tuple[int, ...]:
+        """Called on the game's thread: the last dice of the turn in play (its rolls again)."""
+        from pinastats.game.turn import Turn
+
+        run = self._run
+        if run is None or run.turn_start is None:
+            return ()
+        before, rng = run.turn_start
+        rng = copy.deepcopy(rng)
+        turn = Turn.start(before.copy(), rng)
+        for keep in run.decisions:
+            if turn.is_done:
+                break
+            turn.keep(keep, rng)
+        return tuple(int(d) for d in turn.dice)
+
+    def _turn_ended(self, run: _Run) -> None:
+        """Tell the turn in play: play it again from its start with the same decisions."""
+        from pinastats.simulation.play import play_turn
+
+        if run.turn_start is None:
+            return
+        before, rng = run.turn_start
+        after = before.copy()
+        turn = play_turn(after, _Replay(run.decisions), rng)
+        run.turn_start, run.decisions = None, []
+        run.log.append(turn_text(before, after, turn.rolls, turn.keeps, turn.cell, turn.points,
+                                 turn.happy_hour, turn.happy_hour_option, self.labels))  # fmt: skip
+
     def _start(self, answers: list[Any]) -> None:
         from pinastats.records.record import record_game
 
@@ -240,10 +321,13 @@ class PlaySession:
         self._run = run
         agents = self._agents()
         rng = np.random.default_rng(self.seed)
+        run.rng = rng
 
         def main() -> None:
             try:
-                run.record = record_game(self.config, agents, rng, seed=self.seed, start=self.start)
+                record = record_game(self.config, agents, rng, seed=self.seed, start=self.start)
+                self._turn_ended(run)
+                run.record = record
             except _StopError:
                 pass
             except BaseException as exc:
@@ -267,8 +351,6 @@ class PlaySession:
             run.replayed += 1
             return answer
         run.pending, run.game = pending, game
-        if pending.kind == "roll":
-            run.log.append(f"seat {pending.seat} ({self.names[pending.seat]}) to play")
         run.ready.set()
         answer = run.inbox.get()
         if answer is _StopError or run.stopped:
@@ -310,7 +392,7 @@ class PlaySession:
 
     @property
     def log(self) -> list[str]:
-        """What has happened, a line per turn start and per agent's placement."""
+        """What has happened, a line per turn: its rolls and keeps, and what was done."""
         return [] if self._run is None else list(self._run.log)
 
     @property
@@ -341,7 +423,7 @@ class PlaySession:
                 "place": "place a token",
                 "happy_hour": "choose for the Happy Hour die",
             }
-            raise PlayError(f"seat {p.seat} is asked to {asked[p.kind]}, not to "
+            raise PlayError(f"{self.labels[p.seat]} is asked to {asked[p.kind]}, not to "
                             f"{' or '.join(kinds).replace('_', ' ')}")  # fmt: skip
         return p
 
@@ -373,11 +455,12 @@ class PlaySession:
         if cell not in p.legal:
             game = self.game
             why = game.why_illegal(int(cell), p.dice) if isinstance(cell, int) else None
-            raise PlayError(f"cell {cell!r} cannot take the dice {list(p.dice)}"
+            named = (f"{game.coaster(int(cell)).name} (cell {cell!r})" if isinstance(cell, int)
+                     and 0 <= cell < game.config.layout.n_cells else f"cell {cell!r}")  # fmt: skip
+            legal = ", ".join(game.coaster(c).name for c in p.legal)
+            raise PlayError(f"{named} cannot take the dice {list(p.dice)}"
                             f"{f' ({why})' if why else ''}; the legal cells are "
-                            f"{list(p.legal)}")  # fmt: skip
-        self._note(f"seat {p.seat} ({self.names[p.seat]}) rolled {_dice(p.dice)} and placed on "
-                   f"cell {cell} ({self.game.coaster(int(cell)).name})")  # fmt: skip
+                            f"{list(p.legal)}: {legal}")  # fmt: skip
         return self._answer("place", int(cell))
 
     def choose(self, option: int) -> PlaySession:
@@ -409,6 +492,15 @@ class PlaySession:
             run.stopped = True
             run.inbox.put(_StopError)
             self._thread.join(WAIT)
+
+    def again(self) -> PlaySession:
+        """A new game of the same seats and rules, with a new random seed.
+
+        A new deal, or the same starting position.
+        """
+        seats, happy_hour, config, position = self._spec
+        return PlaySession(seats, seed=None, happy_hour=happy_hour, config=config,
+                           position=position)  # fmt: skip
 
     def close(self) -> None:
         """End the game's thread (an unfinished game is dropped)."""

@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from pinastats.errors import PinastatsError
-from pinastats.tabletop.commands import act
+from pinastats.tabletop.commands import MessageError, Session, carry_out
 from pinastats.tabletop.session import PlaySession
-from pinastats.tabletop.view import session_view
+from pinastats.tabletop.table import TableSession
+from pinastats.tabletop.view import board_view
 
 STATIC = files("pinastats.tabletop") / "static"
 """The board's script and style, shared with the served page."""
@@ -26,7 +27,7 @@ def _anywidget() -> Any:
     return anywidget, traitlets
 
 
-def board_widget(session: PlaySession, *, coach: bool = True,
+def board_widget(session: Session, *, coach: bool = True,
                  folder: str | Path | None = None) -> Any:  # fmt: skip
     """A widget showing ``session``: click to hold dice, roll, stop and place; the coach beside.
 
@@ -42,15 +43,24 @@ def board_widget(session: PlaySession, *, coach: bool = True,
         view = traitlets.Dict().tag(sync=True)
         coach = traitlets.Bool(True).tag(sync=True)
         message = traitlets.Unicode("").tag(sync=True)
+        review = traitlets.Dict().tag(sync=True)
 
     widget = PinaColadiceBoard(coach=coach)
     widget.session = session
 
     def refresh(*_: Any) -> None:
-        widget.view = session_view(session, coach=widget.coach)
+        widget.view = board_view(widget.session, coach=widget.coach)
 
     def on_msg(_: Any, content: Any, buffers: Any) -> None:
-        widget.message = act(session, content, folder=where)
+        try:
+            outcome = carry_out(widget.session, content, folder=where)
+        except MessageError as exc:
+            widget.message = str(exc)
+        else:
+            widget.message, widget.review = outcome.text, outcome.review or {}
+            if outcome.session is not None:
+                widget.session.close()
+                widget.session = outcome.session
         refresh()
 
     widget.on_msg(on_msg)
@@ -59,13 +69,15 @@ def board_widget(session: PlaySession, *, coach: bool = True,
     return widget
 
 
-def play(seats: Any = ("human", "coach"), *, seed: int | None = 0, happy_hour: bool = False,
-         coach: bool = True, position: Any = None) -> Any:  # fmt: skip
+def play(seats: Any = ("human", "coach"), *, seed: int | None = None, happy_hour: bool = False,
+         coach: bool = True, position: Any = None, table: bool = False) -> Any:  # fmt: skip
     """Play Piña Coladice in the notebook: a board widget for a new game.
 
     ``seats``: 2-4 seats, ``"human"`` (or ``"human:NAME"``) for a person, else any agent
     name (``strategic``, ``coach``, ``value``, ``FILE.py:Class``), as a list or a
-    comma-separated string. ``seed``: the same seed deals the same board and dice.
+    comma-separated string. ``seed``: the same seed deals the same board and dice (none: a
+    random seed, shown under the board). ``table``: "My table", a game at a real table
+    (set the coasters up, enter the dice rolled, the coach beside).
     ``coach``: show the coach's advice before each of a person's decisions.
     ``position``: start from a position (a line of ``docs/notation.md`` or a ``Game``)
     instead of a deal.
@@ -76,4 +88,7 @@ def play(seats: Any = ("human", "coach"), *, seed: int | None = 0, happy_hour: b
         raise PinastatsError(f"coach must be True or False, got {coach!r}")
     _anywidget()  # the extra is missing: say so before a game starts
     session = PlaySession(seats, seed=seed, happy_hour=happy_hour, position=position)
+    if table:
+        session.close()
+        return board_widget(TableSession(back=session.again), coach=coach)
     return board_widget(session, coach=coach)

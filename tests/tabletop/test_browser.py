@@ -93,7 +93,7 @@ def test_hold_dice_roll_and_place_a_token(browser: Any) -> None:
             cell = legal.first.get_attribute("data-cell")
             _click(page, legal.first)
             page.wait_for_selector(f'.pina-cell[data-cell="{cell}"] .pina-token')
-            assert "seat 0 (you) rolled" in page.inner_text(".pina-log")
+            assert "Seat 1 (you): rolled" in page.inner_text(".pina-log")
     finally:
         server.shutdown()
         server.server_close()
@@ -105,10 +105,12 @@ def test_the_coach_panel_shows_the_numbers_of_win_advice(browser: Any) -> None:
         page = _page(browser, url)
         _click(page, page.locator(".pina-roll"))
         page.wait_for_selector(".pina-advice")
-        p = server.session.pending
+        session = server.session
+        assert isinstance(session, PlaySession)
+        p = session.pending
         assert p is not None
-        advice = win_advice(server.session.game, p.dice, p.rolls_left, evaluator="network")
-        panel = page.inner_text(".pina-panel")
+        advice = win_advice(session.game, p.dice, p.rolls_left, evaluator="network")
+        panel = page.inner_text(".pina-coach")
         assert f"{100 * advice.win_probability:.1f}%" in panel
         best = page.locator(".pina-advice tr.best").inner_text()
         top = advice.keeps[0]
@@ -155,7 +157,8 @@ def test_a_whole_game_against_an_agent_exports_a_record_that_reviews(
         assert review_game(record, seats=[0]).summary(0).decisions > 0
         page.click(".pina-review")
         page.wait_for_function(
-            "document.querySelector('.pina-message').innerText.includes('error rate')"
+            "(document.querySelector('.pina-review-box') || {innerText: ''})"
+            ".innerText.includes('Graded by')"
         )
         assert all(len(s) > 10_000 for s in shots)  # the board was drawn
     finally:

@@ -334,7 +334,9 @@ def _finish(session: PlaySession) -> None:
 
 
 def test_after_the_game_bad_fields_are_refused_and_export_is_a_download(board: Board) -> None:
-    _finish(board.server.session)
+    session = board.server.session
+    assert isinstance(session, PlaySession)
+    _finish(session)
     before = board.view()
     assert before["view"]["over"]
     for hold in (5, True):
@@ -347,7 +349,7 @@ def test_after_the_game_bad_fields_are_refused_and_export_is_a_download(board: B
     assert download["filename"] == "pinastats-game-seed4.jsonl"
     assert "pinastats-game-seed4.jsonl" in answer["message"]
     (record,) = parse_records(download["text"])
-    assert record == board.server.session.record
+    assert record == session.record
     _untouched(board, before)  # nothing written on the server's machine
 
 

@@ -1,0 +1,206 @@
+"""The review for people: plain sentences and a chart, graded independently of the advice.
+
+The coach advised with the learned network (or the exact solution where one is kept for
+the board). The review grades with another evaluator: the exact solution where the
+solver covers the game and its table is kept, else play-outs by ``strategic``
+(:func:`pinastats.records.review.review_game`), and says which. It gives each seat's
+chance to win through the game (a chart, with the turning points, the biggest swings),
+the three costliest decisions with the better move, and the luck in words.
+
+:func:`review_play` reviews a game played on the board against the agents (its record);
+:func:`review_table` a game at a real table (its placements: the keeps are not known
+there, only the dice of each roll).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from pinastats.game.game import Game
+from pinastats.game.notation import parse_position
+from pinastats.tabletop.session import PlaySession
+from pinastats.tabletop.table import TableSession
+from pinastats.tabletop.words import seat_name
+
+PLAYOUTS = 100
+"""Play-outs per outcome position when the review grades by play-outs."""
+COSTLIEST = 3
+"""The decisions told, costliest first."""
+
+
+def _grader(game: Game) -> str:
+    """``exact`` where the solution of the board is kept, else ``playouts``."""
+    try:
+        from pinastats.solve import cached, uncovered
+
+        if uncovered(game.config) is None and cached(game) is not None:
+            return "exact"
+    except Exception:  # the solver cannot tell: play-outs grade
+        pass
+    return "playouts"
+
+
+def grader_text(evaluator: str) -> str:
+    """Which evaluator graded, in words."""
+    if evaluator == "exact":
+        return "Graded by the exact solution of this board."
+    return (f"Graded by {PLAYOUTS} play-outs of each position by the strategic agent, not by "
+            "the network that advised you.")  # fmt: skip
+
+
+def pp(x: float) -> str:
+    """A difference of chances in percentage points: ``6.1 percentage points``."""
+    return f"{100 * abs(x):.1f} percentage points"
+
+
+def _network_chances(game: Game) -> list[float]:
+    """Each seat's chance to win (plus half of no winner) by the network; exact at the end."""
+    from pinastats import _engine as E
+    from pinastats.agents.network import evaluate_states, fits
+
+    n = game.players
+    if game.is_over:
+        w = game.winner
+        return [0.5 if w is None else float(s == w) for s in range(n)]
+    if fits(game.config) is not None:
+        return [1.0 / n] * n
+    p = evaluate_states(game.config, E.stack_states([game.state]))
+    return [float(E.seat_value(p[0, (s - game.to_move) % n], p[0, n])) for s in range(n)]
+
+
+def _turning(series: Sequence[float], turns: Sequence[int], most: int = 2) -> list[int]:
+    """The turns after which the chance moved most."""
+    swings = sorted(((abs(series[i + 1] - series[i]), turns[i]) for i in range(len(series) - 1)),
+                    reverse=True)  # fmt: skip
+    return sorted(t for s, t in swings[:most] if s > 0.05)
+
+
+def _chart(turns: list[int], chances: list[list[float]], labels: Sequence[str],
+           log: Sequence[str], focus: int) -> dict[str, Any]:  # fmt: skip
+    """The chart's data: each seat's chance after each turn, and the turning points."""
+    series = [{"seat": s, "name": labels[s], "chances": [c[s] for c in chances]}
+              for s in range(len(labels))]  # fmt: skip
+    turning = _turning([c[focus] for c in chances], turns)
+    said = []
+    for t in turning:
+        i = turns.index(t)
+        line = log[t - 1] if 0 < t <= len(log) else f"Turn {t}"
+        was, now = chances[i][focus], chances[i + 1][focus]
+        said.append(f"{line} {seat_name(focus, labels)}'s chance went from "
+                    f"{100 * was:.0f}% to {100 * now:.0f}%.")  # fmt: skip
+    return {"turns": turns, "series": series, "turning": turning, "turning_text": said}
+
+
+def _cell_words(text: str, game: Game) -> str:
+    """``cell 5 (pair-1)`` as the coaster's name."""
+    return re.sub(r"cell (\d+) \([^)]*\)", lambda m: game.coaster(int(m.group(1))).name, text)
+
+
+def _luck_words(luck: float) -> str:
+    if abs(luck) < 0.03:
+        return "The dice were about even for you."
+    kind = "kinder" if luck > 0 else "less kind"
+    return (f"The dice were {kind} to you than average: luck {'added' if luck > 0 else 'took'} "
+            f"{pp(luck)} of chance to win in all.")  # fmt: skip
+
+
+def review_play(session: PlaySession) -> dict[str, Any]:
+    """The review of a finished game on the board, for its people (module docstring)."""
+    from pinastats.records.replay import replay
+    from pinastats.records.review import review_game
+
+    record = session.record
+    final = replay(record)
+    start = parse_position(record.start) if record.start else None
+    evaluator = _grader(final if start is None else start)
+    seats = list(session.humans) or list(range(record.players))
+    review = review_game(record, seats=seats, evaluator=evaluator, playouts=PLAYOUTS, seed=0)
+    labels = session.labels
+    games: list[Game] = []
+    replay(record, visit=lambda k, g, t: games.append(g))
+    games.append(final)
+    turns = list(range(1, len(games) + 1))
+    chances = [_network_chances(g) for g in games]
+    focus = seats[0]
+    lines = [grader_text(evaluator)]
+    result = "nobody won" if final.winner is None else f"{seat_name(final.winner, labels)} won"
+    lines.append(f"The game lasted {len(games) - 1} turns and {result}.")
+    costly = []
+    for s in seats:
+        mine = [d for d in review.decisions if d.seat == s]
+        unforced = [d for d in mine if not d.forced]
+        summary = review.summary(s)
+        lines.append(
+            f"{seat_name(s, labels)}: {len(mine)} decisions, {len(unforced)} of them real "
+            f"choices; on average each real choice cost {summary.error_rate / 10:.1f} "
+            f"percentage points of chance to win (plays {summary.rating})."
+        )
+        lines.append(_luck_words(summary.luck))
+        costly.extend(unforced)
+    worst = sorted((d for d in costly if d.loss > 0.005), key=lambda d: -d.loss)[:COSTLIEST]
+    told = []
+    for d in worst:
+        g = games[d.turn - 1]
+        played, best = _cell_words(d.played, g), _cell_words(d.best, g)
+        told.append(f"Turn {d.turn}, with {' '.join(map(str, d.dice))}: {played} was played; "
+                    f"{best} was better by {pp(d.loss)} of chance to win.")  # fmt: skip
+    if told:
+        lines.append("The costliest decisions:")
+        lines.extend(told)
+    else:
+        lines.append("No decision cost a real chance to win.")
+    chart = _chart(turns, chances, labels, session.log, focus)
+    lines.extend(chart["turning_text"])
+    return {"evaluator": evaluator, "text": "\n".join(lines), "sentences": lines,
+            "costliest": told, "chart": chart, "chart_by": "learned network"}  # fmt: skip
+
+
+def review_table(session: TableSession) -> dict[str, Any]:
+    """The review of a game at a real table: its placements graded, the chart (module doc)."""
+    from pinastats.coach import win_advice
+
+    state = session.state
+    if state is None:
+        return {"evaluator": "", "text": "Set the table up and play first.", "sentences": []}
+    labels = session.labels
+    first = parse_position(state.starts[0][2])
+    evaluator = _grader(first)
+    told: list[tuple[float, str]] = []
+    for line, dice, cell in state.placements:
+        game = parse_position(line)
+        legal = game.legal_cells(dice)
+        if len(legal) < 2:
+            continue
+        a = win_advice(game, list(dice), 0, evaluator=evaluator, playouts=PLAYOUTS, seed=0)
+        wins = {p.cell: p.win_probability for p in a.placements}
+        best = a.placements[0]
+        loss = best.win_probability - wins[cell]
+        if loss > 0.005:
+            told.append((loss, f"Turn {game.turn + 1}, {seat_name(game.to_move, labels)} with "
+                         f"{' '.join(map(str, dice))}: {game.coaster(cell).name} was played; "
+                         f"{game.coaster(best.cell).name} was better by {pp(loss)} of chance "
+                         "to win."))  # fmt: skip
+    told.sort(key=lambda t: -t[0])
+    games = [parse_position(s[2]) for s in state.starts]
+    if state.game.is_over:
+        games.append(state.game)
+    chances = [_network_chances(g) for g in games]
+    turns = list(range(1, len(games) + 1))
+    lines = [grader_text(evaluator) + " At a real table only the placements are graded: "
+             "the dice kept between rolls are not entered."]  # fmt: skip
+    if state.game.is_over:
+        w = state.game.winner
+        lines.append(f"The game ended and {'nobody' if w is None else seat_name(w, labels)} "
+                     "won.")  # fmt: skip
+    if told:
+        lines.append("The costliest placements:")
+        lines.extend(t for _, t in told[:COSTLIEST])
+    else:
+        lines.append("No placement cost a real chance to win.")
+    chart = _chart(turns, chances, labels, state.log, state.starts[0][1])
+    lines.extend(chart["turning_text"])
+    return {"evaluator": evaluator, "text": "\n".join(lines), "sentences": lines,
+            "costliest": [t for _, t in told[:COSTLIEST]], "chart": chart,
+            "chart_by": "learned network"}  # fmt: skip
