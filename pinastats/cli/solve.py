@@ -62,6 +62,16 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--workers", type=positive_int, default=None, metavar="N",
         help="threads that solve (default: every core)",
     )  # fmt: skip
+    parser.add_argument(
+        "--boards", type=positive_int, default=None, metavar="N",
+        help="solve N random boards dealt from --seed (default 0) and summarise the first "
+        "player's exact chance over them",
+    )  # fmt: skip
+    parser.add_argument(
+        "--log", default=None, metavar="FILE.jsonl",
+        help="with --boards: one line per solved board; a run given the same file goes on "
+        "where the last one stopped",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(func=run)
 
@@ -132,8 +142,47 @@ def solve_with_progress(game: Game, workers: int | None) -> tuple[Solution, bool
         fail(str(exc))
 
 
+def _survey(args: argparse.Namespace) -> int:
+    """``--boards N``: solve N dealt boards and summarise the first player's chance."""
+    from pinastats.game import GameConfig, load_layout
+    from pinastats.game.rules import Rules
+    from pinastats.solve.survey import first_player_summary, survey
+
+    if args.state is not None or args.position is not None:
+        fail("--boards deals its own boards: give --seed, not --state or --position")
+    rules = Rules(
+        **{k: v for k, v in (("target_score", args.target), ("tokens", args.tokens)) if v}
+    )
+    layout = load_layout(args.layout) if args.layout else load_layout()
+    config = GameConfig(players=2, layout=layout, rules=rules)
+    seed = 0 if args.seed is None else args.seed
+
+    def progress(done: int, total: int) -> None:
+        print(f"boards solved: {done}/{total}", file=sys.stderr, flush=True)
+
+    try:
+        frame = survey(args.boards, seed=seed, config=config, log=args.log, progress=progress)
+    except PinastatsError as exc:
+        fail(str(exc))
+    summary = first_player_summary(frame)
+    if args.json:
+        write_json({"seed": seed, "summary": summary, "boards": frame.to_dict("records")})
+        return 0
+    print(
+        f"First player's exact chance over {summary['boards']} boards (seed {seed}): "
+        f"mean {summary['mean']:.3%}, 95% interval [{summary['low']:.3%}, "
+        f"{summary['high']:.3%}]; boards range from {summary['min']:.3%} to "
+        f"{summary['max']:.3%} (sd {summary['sd']:.3%})"
+    )
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Solve the board and print its result."""
+    if args.boards is not None:
+        return _survey(args)
+    if args.log is not None:
+        fail("--log goes with --boards")
     game = _game(args)
     solution, solved_now = solve_with_progress(game, args.workers)
     board = solution.board
