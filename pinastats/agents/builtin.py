@@ -10,8 +10,9 @@
                opponents' lines, a bonus for points near the end, and a
                PIÑA COLADICE valued as a win.
 ``rollout``    plays to win: ``strategic`` dice, and each legal placement
-               played out ``rollouts`` times to the end (every seat played by
-               ``policy``); it takes the placement that wins most often.
+               played out ``rollouts`` times to the end (1 to 10,000, 48 by
+               default; every seat played by ``policy``); it takes the
+               placement that wins most often.
 ``value``      plays for the chance to win by the learned evaluator: the
                network values every way the turn can end (a token on each
                open cell, a pass, each Happy Hour face), the exact turn DP
