@@ -84,8 +84,12 @@ def open_count(game: Game, seat: int) -> int:
     return sum(_open_to(game, c, seat) for c in range(game.config.layout.n_cells))
 
 
-def placement_reasons(game: Game, cell: int, dice: Sequence[int]) -> list[Reason]:
-    """Why a token on ``cell`` with ``dice`` matters for the mover, most telling first."""
+def placement_reasons(game: Game, cell: int, dice: Sequence[int],
+                      names: Sequence[str] = ()) -> list[Reason]:  # fmt: skip
+    """Why a token on ``cell`` with ``dice`` matters for the mover, most telling first.
+
+    ``names``: the seats' names (default ``Seat 1``, ``Seat 2``, ...).
+    """
     seat = game.to_move
     after = game.copy()
     points = after.place(cell, dice)
@@ -99,7 +103,8 @@ def placement_reasons(game: Game, cell: int, dice: Sequence[int]) -> list[Reason
         for line, missing in threats(game, other):
             if missing == cell and not _open_to(after, cell, other):
                 word = _line_word(game, line)
-                out.append(Reason("blocks", f"blocks Seat {other + 1}'s {word} "
+                who = names[other] if other < len(names) else f"Seat {other + 1}"
+                out.append(Reason("blocks", f"blocks {who}'s {word} "
                                   f"({len(line) - 1} of {len(line)})"))  # fmt: skip
                 break
     built = best_line(after, seat, cell)

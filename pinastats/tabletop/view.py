@@ -35,6 +35,8 @@ benchmark of ``docs/value.md``): the uncertainty shown beside its numbers."""
 NETWORK_DIFFERENCE_ERROR = 0.025
 """The network's error on the difference between two positions of one decision (``docs/value.md``):
 two placements differ by one token, so their lead is too close to call within it."""
+TIE = 0.0005
+"""A lead below this is no lead: the two options are worth the same."""
 KEEPS_SHOWN = 6
 """The keeps listed, best first."""
 LOST = 0.005
@@ -104,8 +106,12 @@ def keep_difference_error(a: Sequence[int], b: Sequence[int]) -> float:
     return NETWORK_DIFFERENCE_ERROR * tv
 
 
-def advice_view(game: Game, dice: Sequence[int], rolls_left: int) -> dict[str, Any] | None:
-    """The coach's advice for the dice showing, in the board's words (module docstring)."""
+def advice_view(game: Game, dice: Sequence[int], rolls_left: int,
+                labels: Sequence[str] = ()) -> dict[str, Any] | None:  # fmt: skip
+    """The coach's advice for the dice showing, in the board's words (module docstring).
+
+    ``labels``: the seats' names, as the reasons name them.
+    """
     from pinastats.coach import win_advice
 
     evaluator = _evaluator(game)
@@ -145,15 +151,24 @@ def advice_view(game: Game, dice: Sequence[int], rolls_left: int) -> dict[str, A
         out["placements"] = [
             {"cell": p.cell, "coaster": game.coaster(p.cell).name, "points": p.points,
              "win": p.win_probability, "best": i == 0, "points_text": plural(p.points, "point"),
-             "why": why_text(placement_reasons(game, p.cell, dice))}
+             "why": why_text(placement_reasons(game, p.cell, dice, labels))}
             for i, p in enumerate(places)
         ]  # fmt: skip
     out["lead"] = lead
     out["margin"] = margin
     out["close"] = (not lost and not exact and (len(out.get("keeps") or out.get("placements") or [])
                                                  > 1) and lead <= margin)  # fmt: skip
+    rows = out.get("keeps") or out.get("placements") or []
     if lost:
         out["verdict"] = "this position is lost: no play gives a real chance to win"
+    elif a.win_probability > 1 - LOST:
+        out["verdict"] = "this position is won with the best play"
+        out["close"] = False
+    elif out["close"] and lead < TIE:
+        name = rows[1].get("label") or rows[1].get("coaster")
+        out["verdict"] = (f"chance to win with the best play: {100 * a.win_probability:.1f}%; "
+                          f"{name} is worth the same")  # fmt: skip
+        out["close"] = False
     elif out["close"]:
         out["verdict"] = (f"too close to call: the best leads by {100 * lead:.1f} percentage "
                           f"points, within the network's error of {100 * margin:.1f} for "
@@ -260,7 +275,7 @@ def session_view(session: PlaySession, coach: bool = True) -> dict[str, Any]:
         view["pending"].update(happy_hour_view(game, p.effect, p.options, p.dice,
                                                session.labels, coach))  # fmt: skip
     if coach and p.kind in ("keep", "place") and p.seat in session.humans:
-        view["advice"] = advice_view(game, p.dice, p.rolls_left)
+        view["advice"] = advice_view(game, p.dice, p.rolls_left, session.labels)
     return view
 
 
@@ -339,7 +354,7 @@ def table_view(session: TableSession, coach: bool = True) -> dict[str, Any]:
     dice = tuple(table["dice"])
     if coach and dice and table["ending"] != "happy_hour":
         left = table["rolls"] - table["roll"]
-        view["advice"] = advice_view(game, dice, min(left, 2))
+        view["advice"] = advice_view(game, dice, min(left, 2), session.labels)
     return view
 
 

@@ -169,7 +169,8 @@ function render({ model, el: root }) {
       }, `${PIPS[d]} ${d}`))));
       const ask = {
         roll: "Your turn: roll the dice.",
-        keep: `Hold dice (tap, or keys 1-5) and roll again, or stop. Re-rolls left: ${p.rolls_left}. Lit: the coasters these dice already make.`,
+        keep: `Hold dice (tap, or keys 1-5) and roll again, or stop. Re-rolls left: ${p.rolls_left}.`
+          + (v.advice && v.advice.lit && v.advice.lit.length ? " Lit: the coasters these dice already make." : ""),
         place: p.legal.length ? "Place your token: tap a lit coaster." : "",
       }[p.kind];
       controls.append(el("div", { class: "pina-ask", role: "status" }, ask));
@@ -291,13 +292,15 @@ function render({ model, el: root }) {
     const v = model.get("view");
     if (!v || !v.board) { root.replaceChildren(el("p", {}, "loading…")); return; }
     if (v.mode !== mode) { mode = v.mode; revealed = null; entry = []; happyFace = null; }
-    if (revealed === null || revealed > v.log_count) revealed = v.log_count;
+    if (revealed === null || revealed > v.log_count || v.mode !== "play") revealed = v.log_count;
     const hidden = Math.max(0, v.log_count - revealed);
     if (hidden && timer === null) {
       timer = setTimeout(() => { timer = null; revealed += 1; draw(); }, PAUSE);
     }
     const message = model.get("message");
-    const note = message ? el("div", { class: "pina-message", role: "alert" }, message) : null;
+    const review = model.get("review");
+    const shownInReview = review && review.sentences && review.sentences.length;  // drawn below
+    const note = message && !shownInReview ? el("div", { class: "pina-message", role: "alert" }, message) : null;
     if (v.mode === "setup") {
       root.replaceChildren(el("div", { class: "pina-main" }, el("div", { class: "pina-left" }, topBar(v), note, setupBox(v))));
       return;

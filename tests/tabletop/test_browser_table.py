@@ -1,0 +1,211 @@
+"""A whole game at a real table, played on a phone the way a person would (headless Chromium).
+
+Set up from a line of the position notation at 390×844, enter the dice of every roll by
+tapping their faces, read the coach and take its advice, record the placements and a pass,
+undo a mistyped roll, finish, and read the review; the page is checked at each step, and
+it never scrolls sideways. Screenshots of the phone and of a desktop window (1280×900) are
+written to ``$PINASTATS_SCREENSHOTS`` when it is set (``docs/images`` for ``docs/play.md``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pinastats.game.notation import parse_position
+from pinastats.tabletop.server import BoardServer
+from pinastats.tabletop.session import PlaySession
+from pinastats.tabletop.table import TableSession
+from pinastats.tabletop.view import advice_view
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+STEP = 30_000
+"""Milliseconds a page waits for the board to answer a tap."""
+LINE = "pc1 P1,P2+2,P3+1,P4/P5+2,P6+1,T1+2,T2/T3+1,T4+2,T5,T6+1/FH+2,SS,LS,OD 1"
+"""Ana (seat 1) has two tokens left, Ben one: four turns to the end."""
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright import sync_api as playwright  # in the [dev] extra
+
+    if CHROMIUM is None:
+        pytest.fail("the browser tests need Debian's chromium: apt-get install -y chromium")
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def _tap(page: Any, target: Any) -> None:
+    """Tap and wait for the server's answer to be drawn."""
+    before = int(page.evaluate("Number(document.body.dataset.answers || 0)"))
+    target.click()
+    page.wait_for_function(f"Number(document.body.dataset.answers || 0) > {before}")
+
+
+def _no_sideways_scroll(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], width
+
+
+def _shot(page: Any, name: str, folder: Path) -> None:
+    page.screenshot(path=str(folder / name), full_page=False)
+
+
+def _session(server: BoardServer) -> TableSession:
+    session = server.session
+    assert isinstance(session, TableSession)
+    return session
+
+
+def _enter(page: Any, dice: list[int]) -> None:
+    """Tap the five faces rolled, then enter the roll."""
+    for d in dice:
+        page.click(f'.pina-faces .pina-face[data-face="{d}"]')
+    assert page.inner_text(".pina-entry").count("⚀⚁⚂⚃⚄⚅"[0]) == dice.count(1)
+    _tap(page, page.locator(".pina-enter"))
+    shown = " ".join(map(str, sorted(dice)))
+    page.wait_for_selector(f'.pina-shown:has-text("{shown}")')
+
+
+def _check_advice(page: Any, server: BoardServer) -> dict[str, Any]:
+    """The coach's best row on the page is the advice for the position and the dice."""
+    session = _session(server)
+    table = session.summary()
+    rolls_left = min(table["rolls"] - table["roll"], 2)
+    advice = advice_view(session.game, session.dice, rolls_left, session.labels)
+    assert advice is not None
+    coach = page.inner_text(".pina-coach")
+    assert "percentage points" in coach
+    assert advice["verdict"] in coach
+    best = page.locator(".pina-advice tr.best")
+    assert best.count() == 1  # one best move
+    rows = advice.get("keeps") or advice["placements"]
+    label = rows[0].get("label") or rows[0]["coaster"]
+    assert label in best.inner_text()
+    return advice
+
+
+def _take_advice(page: Any, server: BoardServer, rolls: list[list[int]]) -> str:
+    """Enter the rolls one by one, following the coach; the coaster placed on."""
+    for dice in rolls:
+        _enter(page, dice)
+        advice = _check_advice(page, server)
+        if "keeps" in advice:
+            best = advice["keeps"][0]
+            if not best["stop"]:
+                continue  # the next roll keeps what the coach kept
+            name = best["label"].removeprefix("stop: take ")
+            lit = page.locator(".pina-cell.legal", has_text=name)
+            assert lit.count() == 1
+            _tap(page, lit)
+            return str(name)
+        cell = page.locator(".pina-cell.legal.best")
+        name = cell.locator(".pina-coaster").inner_text()
+        assert name == advice["placements"][0]["coaster"]
+        why = page.locator(".pina-advice tr.best .pina-why").inner_text()
+        assert why == advice["placements"][0]["why"]
+        _tap(page, cell)
+        return str(name)
+    raise AssertionError("the rolls ran out before the coach said to place")
+
+
+def test_a_whole_game_at_a_real_table_on_a_phone(browser: Any, tmp_path: Path) -> None:
+    folder = Path(os.environ.get("PINASTATS_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    server = BoardServer(PlaySession(["human", "strategic"], seed=3), 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.port}/"
+    try:
+        page = browser.new_page(viewport=PHONE)
+        page.set_default_timeout(STEP)
+        page.goto(url)
+        page.wait_for_selector(".pina-ask")
+        assert "seed 3" in page.inner_text(".pina-bar")
+        _no_sideways_scroll(page)
+        _tap(page, page.locator(".pina-roll"))  # a game against the agent first: the coach
+        page.wait_for_selector(".pina-coach")
+        _no_sideways_scroll(page)
+        _shot(page, "play-phone.png", folder)
+
+        # My table: set up from a pasted line, the seats named
+        _tap(page, page.locator(".pina-table"))
+        page.wait_for_selector(".pina-setup")
+        assert page.locator(".pina-coaster-input").count() == 16
+        page.fill('.pina-name[data-seat="0"]', "Ana")
+        page.fill('.pina-name[data-seat="1"]', "Ben")
+        page.fill(".pina-paste", LINE)
+        _no_sideways_scroll(page)
+        _tap(page, page.locator(".pina-setup-line"))
+        page.wait_for_selector(".pina-faces")
+        seats = page.inner_text(".pina-seats")
+        assert "Ana — 7 points · 2 tokens left · to play" in seats
+        assert "Ben — 14 points · 1 token left" in seats
+        assert "Ana to play: tap the five dice rolled." in page.inner_text(".pina-ask")
+        _no_sideways_scroll(page)
+
+        # turn 11: Ana keeps 1 2 3 4 twice as the coach says, then places as it says
+        _enter(page, [1, 2, 3, 4, 6])
+        _check_advice(page, server)
+        lit = {c.get_attribute("data-cell") for c in page.locator(".pina-cell.legal").all()}
+        assert lit == {"13"}  # the coaster the dice already make: the Small Straight
+        _shot(page, "table-phone.png", folder)
+        desktop = browser.new_page(viewport=DESKTOP)
+        desktop.goto(url)
+        desktop.wait_for_selector(".pina-coach")
+        _no_sideways_scroll(desktop)
+        _shot(desktop, "table-desktop.png", folder)
+        desktop.close()
+        placed = _take_advice(page, server, [[1, 2, 3, 4, 4], [4, 3, 2, 1, 4]])
+        assert placed == "Small Straight"
+        log = page.inner_text(".pina-log")
+        assert ("Turn 11 · Ana: rolled 1 2 3 4 6, then 1 2 3 4 4, then 1 2 3 4 4 — placed on "
+                "Small Straight for 3 points.") in log  # fmt: skip
+        assert "Ana — 10 points · 1 token left" in page.inner_text(".pina-seats")
+
+        # turn 12: Ben mistypes a roll and takes it back, then nothing: a pass
+        _enter(page, [6, 6, 6, 6, 6])
+        _tap(page, page.locator(".pina-undo"))
+        assert page.locator(".pina-shown").count() == 0
+        for dice in ([2, 3, 3, 5, 6], [2, 2, 3, 6, 6], [2, 2, 3, 3, 6]):
+            _enter(page, dice)
+        assert page.locator(".pina-cell.legal").count() == 0
+        _tap(page, page.locator(".pina-pass"))
+        assert "Turn 12 · Ben: rolled 2 3 3 5 6, then 2 2 3 6 6, then 2 2 3 3 6 — nothing to " \
+               "place: the turn passes." in page.inner_text(".pina-log")  # fmt: skip
+
+        # turn 13: Ana's last token triggers the end; Ben is told this is his last turn
+        assert _take_advice(page, server, [[1, 2, 5, 5, 5], [3, 5, 5, 5, 6]]) == "Three 5s"
+        announce = page.inner_text(".pina-announce")
+        assert "End triggered — this is the last round." in announce
+        assert "This is Ben's last turn." in announce
+        assert "the end is triggered — last round" in page.inner_text(".pina-log")
+
+        # turn 14: Ben's last turn, then the result and the review
+        assert _take_advice(page, server, [[1, 1, 3, 5, 6], [1, 1, 2, 5, 6]]) == "Pair of 1s"
+        result = page.inner_text(".pina-result")
+        assert result.startswith("Game over: Ben wins")
+        assert len(page.locator(".pina-log li").all()) == 4  # every turn, the undone roll not
+        _tap(page, page.locator(".pina-review"))
+        review = page.inner_text(".pina-review-box")
+        assert "Graded by 100 play-outs" in review  # not the network that advised
+        assert "The game ended and Ben won." in review
+        assert page.locator("svg.pina-chart polyline").count() == 2  # each seat's chance
+        _no_sideways_scroll(page)
+        page.locator(".pina-review-box").scroll_into_view_if_needed()
+        _shot(page, "table-phone-review.png", folder)
+        assert _session(server).game.is_over
+        assert parse_position(LINE).turn == 10
+    finally:
+        server.shutdown()
+        server.server_close()
+        server.session.close()
