@@ -19,7 +19,7 @@ every placement with its exact chance, best first. The method is in
 from pinastats.solve.board import SolvedBoard, SolveError, uncovered
 from pinastats.solve.solution import Position, Solution, TurnAnalysis
 from pinastats.solve.solver import SolveStats
-from pinastats.solve.table import cached, solution_path, solve
+from pinastats.solve.table import cached, remember, solution_path, solve
 
 __all__ = [
     "Position",
@@ -29,6 +29,7 @@ __all__ = [
     "SolvedBoard",
     "TurnAnalysis",
     "cached",
+    "remember",
     "solution_path",
     "solve",
     "uncovered",

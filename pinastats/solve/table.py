@@ -114,6 +114,14 @@ def cached(position: Game | SolvedBoard) -> Solution | None:
     return solution
 
 
+def remember(solution: Solution) -> None:
+    """Keep ``solution`` at hand in this process, a solve made with ``store=False`` too.
+
+    :func:`cached`, the ``perfect`` agent and exact advice then find it; nothing is written.
+    """
+    _keep(solution)
+
+
 def _keep(solution: Solution) -> None:
     with _LOCK:
         _SOLUTIONS[solution.digest] = solution
