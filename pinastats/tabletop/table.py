@@ -247,6 +247,8 @@ class TableSession:
         if not 1 <= face <= 6:
             raise PlayError(f"the Happy Hour die shows 1 to 6, got {face}")
         options = self.happy_options(face)
+        if len(options) == 1 and option is None:
+            option = options[0]  # no choice to make
         if options and option not in options:
             raise PlayError(f"choose one of the {len(options)} options for this face")
         if not options:

@@ -105,8 +105,9 @@ def turn_text(before: Game, after: Game, rolls: Sequence[Sequence[int]],
     elif happy is not None:
         said += (f" — nothing to place; Happy Hour die shows {int(happy)} "
                  f"({effect_name(happy)})")  # fmt: skip
-        if option is not None:
-            said += f": {option_text(before, happy, option, names)}"
+        chosen = "" if option is None else option_text(before, happy, option, names)
+        if chosen and chosen != "apply it":
+            said += f": {chosen}"
     else:
         said += " — nothing to place: the turn passes"
     said += "."

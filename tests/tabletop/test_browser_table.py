@@ -200,7 +200,10 @@ def test_a_whole_game_at_a_real_table_on_a_phone(browser: Any, tmp_path: Path) -
         assert "Graded by 100 play-outs" in review  # not the network that advised
         assert "The game ended and Ben won." in review
         assert page.locator("svg.pina-chart polyline").count() == 2  # each seat's chance
-        _no_sideways_scroll(page)
+        for width in (360, 430):  # the narrowest and widest phones
+            page.set_viewport_size({"width": width, "height": 844})
+            _no_sideways_scroll(page)
+        page.set_viewport_size(PHONE)
         page.locator(".pina-review-box").scroll_into_view_if_needed()
         _shot(page, "table-phone-review.png", folder)
         assert _session(server).game.is_over
@@ -209,3 +212,48 @@ def test_a_whole_game_at_a_real_table_on_a_phone(browser: Any, tmp_path: Path) -
         server.shutdown()
         server.server_close()
         server.session.close()
+
+
+CODES = ["P1", "P2", "P3", "P4", "P5", "P6", "T1", "T2", "T3", "T4", "T5", "T6"]
+
+
+def test_the_table_set_up_by_typing_the_coasters_and_tapping_the_tokens(browser: Any) -> None:
+    server = BoardServer(TableSession(), 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        page = browser.new_page(viewport={"width": 360, "height": 780})
+        page.set_default_timeout(STEP)
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.wait_for_selector(".pina-setup")
+        options = page.locator("#pina-coasters option")
+        assert options.count() == 25  # the catalogue, offered as one types
+        names = [options.nth(i).get_attribute("value") for i in range(25)]
+        assert "Full House" in names
+        page.click(".pina-add-seat")  # three seats
+        for seat, name in enumerate(("Ana", "Ben", "Cleo")):
+            page.fill(f'.pina-name[data-seat="{seat}"]', name)
+        board = ["Pair of 1s", "Pair of 2s", "Pair of 3s", "Pair of 4s", "Pair of 5s",
+                 "Pair of 6s", "Three 1s", "Three 2s", "Three 3s", "Three 4s", "Three 5s",
+                 "Three 6s", "Full House", "Small Straight", "Large Straight", "Odds"]  # fmt: skip
+        for cell, name in enumerate(board):
+            page.fill(f'.pina-coaster-input[data-cell="{cell}"]', name)
+        page.click('.pina-put[data-cell="0"]')  # Ana's token (the first seat is picked)
+        page.click(".pina-seat-pick >> nth=2")
+        page.click('.pina-put[data-cell="5"]')  # Cleo's
+        assert page.locator('.pina-put[data-cell="5"] .pina-token').count() == 1
+        page.select_option(".pina-to-move", "1")
+        _no_sideways_scroll(page)
+        _tap(page, page.locator(".pina-start"))
+        page.wait_for_selector(".pina-faces")
+        seats = page.inner_text(".pina-seats")
+        session = _session(server)
+        a, b, c = session.game.scores  # the starting scores, and the tokens' points
+        assert f"Ana — {a} points · 5 tokens left" in seats
+        assert f"Ben — {b} points · 6 tokens left · to play" in seats
+        assert f"Cleo — {c} points · 5 tokens left" in seats
+        assert session.game.players == 3
+        assert [session.game.coaster(c).name for c in range(16)] == board
+        _no_sideways_scroll(page)
+    finally:
+        server.shutdown()
+        server.server_close()

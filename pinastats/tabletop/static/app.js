@@ -211,7 +211,7 @@ function render({ model, el: root }) {
           controls.append(el("div", { class: "pina-ask", role: "status" },
             `${who}: no coaster takes ${t.dice.join(" ")} after the last roll. Roll the Happy Hour die and tap its face:`),
             el("div", { class: "pina-faces" }, t.faces.map((f) => el("button", { class: "pina-face", "data-face": f.face,
-              onclick: () => { if (f.options.length) { happyFace = f.face; draw(); } else send({ cmd: "happy", face: f.face }); } },
+              onclick: () => { if (f.options.length > 1) { happyFace = f.face; draw(); } else send({ cmd: "happy", face: f.face }); } },
               `${PIPS[f.face]} ${f.effect_name}`))));
         } else {
           const f = t.faces[happyFace - 1];
