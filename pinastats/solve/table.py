@@ -1,6 +1,7 @@
 """Solve a board, or read its solution back: the tables kept in the cache folder.
 
-A solved board is kept as three files under ``boards/`` of
+The :data:`KEPT_ON_DISK` most recently used tables stay. A solved board is kept as
+three files under ``boards/`` of
 :func:`pinastats._cache.cache_dir`, named by the board's digest
 (:attr:`~pinastats.solve.board.SolvedBoard.digest`): ``<digest>.npy`` the table of
 chances (float32, ``(boards, 2)``, about 74 MB for the 4×4 grid, memory-mapped on
@@ -13,6 +14,7 @@ Within a process, a board is solved once however many threads ask for it.
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -26,6 +28,10 @@ from pinastats.game.game import Game
 from pinastats.solve.board import SolvedBoard, SolveError
 from pinastats.solve.solution import Solution
 from pinastats.solve.solver import Progress, SolveStats, solve_values
+
+KEPT_ON_DISK = 8
+"""Tables kept in the cache folder (about 74 MB each for the 4x4 grid): storing one more
+removes the least recently used, so many random boards do not fill the disk."""
 
 KEPT_IN_MEMORY = 4
 """Solutions a process keeps at hand (each maps its table from the disk; a solve kept in
@@ -61,6 +67,7 @@ def load(board: SolvedBoard) -> Solution | None:
         return None
     main, final, meta = paths
     try:
+        os.utime(meta)  # used now: the last to be pruned
         info = json.loads(meta.read_text())
         values = np.load(main, mmap_mode="r")
         final_turn = np.load(final)
@@ -89,6 +96,15 @@ def _store(
     }
     with written_whole(meta, encoding="utf-8") as f:
         f.write(json.dumps(info, indent=1) + "\n")
+    _prune(meta.parent, KEPT_ON_DISK)
+
+
+def _prune(folder: Path, keep: int = KEPT_ON_DISK) -> None:
+    """Remove all but the ``keep`` most recently used tables of ``folder``."""
+    metas = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for meta in metas[keep:]:
+        for path in (meta, meta.with_suffix(".npy"), meta.with_suffix(".final.npy")):
+            path.unlink(missing_ok=True)
 
 
 def _board_of(position: Game | SolvedBoard) -> SolvedBoard:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -188,3 +189,22 @@ def test_a_position_of_another_board_is_refused() -> None:
     )
     with pytest.raises(SolveError, match="another board"):
         solution.chances(other)
+
+
+def test_only_the_most_recently_used_tables_stay_on_disk(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from pinastats.solve import table
+
+    monkeypatch.setattr(table, "KEPT_ON_DISK", 2)
+    monkeypatch.setattr(table, "_folder", lambda: tmp_path)
+    monkeypatch.setattr(table, "_SOLUTIONS", type(table._SOLUTIONS)())
+    config = TINY_GAMES["2x2, lines of 2, 3 tokens, 2 rolls"][0]
+    boards = [Game.new(config=config, seed=s) for s in range(40)]
+    distinct = list({SolvedBoard.of(g).digest: g for g in boards}.values())[:3]
+    paths = [solve(g).path for g in distinct]
+    assert all(p is not None for p in paths)
+    assert Path(str(paths[0])).parent == tmp_path
+    kept = {p.stem for p in tmp_path.glob("*.json")}
+    assert len(kept) <= 2
+    assert Path(str(paths[-1])).stem in kept
