@@ -20,6 +20,7 @@ from typing import Any
 
 from pinastats.game.game import Game
 from pinastats.game.notation import parse_position
+from pinastats.game.why import placement_reasons, why_text
 from pinastats.tabletop.session import PlaySession
 from pinastats.tabletop.table import TableSession
 from pinastats.tabletop.words import seat_name
@@ -88,7 +89,8 @@ def _chart(turns: list[int], chances: list[list[float]], labels: Sequence[str],
         i = turns.index(t)
         line = log[t - 1] if 0 < t <= len(log) else f"Turn {t}"
         was, now = chances[i][focus], chances[i + 1][focus]
-        said.append(f"{line} {seat_name(focus, labels)}'s chance went from "
+        whose = "Your" if labels[focus].endswith("(you)") else f"{seat_name(focus, labels)}'s"
+        said.append(f"{line} {whose} chance went from "
                     f"{100 * was:.0f}% to {100 * now:.0f}%.")  # fmt: skip
     return {"turns": turns, "series": series, "turning": turning, "turning_text": said}
 
@@ -109,14 +111,18 @@ def _luck_words(luck: float) -> str:
 def review_play(session: PlaySession) -> dict[str, Any]:
     """The review of a finished game on the board, for its people (module docstring)."""
     from pinastats.records.replay import replay
-    from pinastats.records.review import review_game
+    from pinastats.records.review import ReviewError, review_game
 
     record = session.record
     final = replay(record)
     start = parse_position(record.start) if record.start else None
     evaluator = _grader(final if start is None else start)
     seats = list(session.humans) or list(range(record.players))
-    review = review_game(record, seats=seats, evaluator=evaluator, playouts=PLAYOUTS, seed=0)
+    try:
+        review = review_game(record, seats=seats, evaluator=evaluator, playouts=PLAYOUTS, seed=0)
+    except ReviewError:  # the exact evaluator cannot grade it: play-outs do
+        evaluator = "playouts"
+        review = review_game(record, seats=seats, evaluator=evaluator, playouts=PLAYOUTS, seed=0)
     labels = session.labels
     games: list[Game] = []
     replay(record, visit=lambda k, g, t: games.append(g))
@@ -144,8 +150,12 @@ def review_play(session: PlaySession) -> dict[str, Any]:
     for d in worst:
         g = games[d.turn - 1]
         played, best = _cell_words(d.played, g), _cell_words(d.best, g)
+        cell = re.match(r"cell (\d+)", d.best)
+        why = ""
+        if d.decision == "place" and cell is not None:
+            why = f" ({why_text(placement_reasons(g, int(cell.group(1)), d.dice, labels))})"
         told.append(f"Turn {d.turn}, with {' '.join(map(str, d.dice))}: {played} was played; "
-                    f"{best} was better by {pp(d.loss)} of chance to win.")  # fmt: skip
+                    f"{best} was better by {pp(d.loss)} of chance to win{why}.")  # fmt: skip
     if told:
         lines.append("The costliest decisions:")
         lines.extend(told)
@@ -178,10 +188,11 @@ def review_table(session: TableSession) -> dict[str, Any]:
         best = a.placements[0]
         loss = best.win_probability - wins[cell]
         if loss > 0.005:
+            why = why_text(placement_reasons(game, best.cell, dice, labels))
             told.append((loss, f"Turn {game.turn + 1}, {seat_name(game.to_move, labels)} with "
                          f"{' '.join(map(str, dice))}: {game.coaster(cell).name} was played; "
                          f"{game.coaster(best.cell).name} was better by {pp(loss)} of chance "
-                         "to win."))  # fmt: skip
+                         f"to win ({why})."))  # fmt: skip
     told.sort(key=lambda t: -t[0])
     games = [parse_position(s[2]) for s in state.starts]
     if state.game.is_over:

@@ -344,13 +344,19 @@ def table_view(session: TableSession, coach: bool = True) -> dict[str, Any]:
     table = session.summary()
     view["table"] = table
     if table["ending"] == "happy_hour":
-        view["table"]["faces"] = [
-            {"face": f, "effect_name": effect_name(f), "effect_text": effect_text(f),
-             "options": session.happy_options(f),
-             "labels": [option_text(game, f, o, session.labels)
-                        for o in session.happy_options(f)]}
-            for f in range(1, 7)
-        ]  # fmt: skip
+        faces = []
+        for f in range(1, 7):
+            options = session.happy_options(f)
+            face: dict[str, Any] = {
+                "face": f, "effect_name": effect_name(f), "effect_text": effect_text(f),
+                "options": options,
+                "labels": [option_text(game, f, o, session.labels) for o in options],
+            }  # fmt: skip
+            if coach and len(options) > 1:
+                name = HappyHourEffect(f).name
+                face["advice"] = _happy_advice(game, name, options, table["dice"])
+            faces.append(face)
+        view["table"]["faces"] = faces
     dice = tuple(table["dice"])
     if coach and dice and table["ending"] != "happy_hour":
         left = table["rolls"] - table["roll"]

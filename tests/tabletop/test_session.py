@@ -178,3 +178,51 @@ def test_the_notebook_widget_answers_its_messages() -> None:
     board.coach = False
     assert "advice" not in board.view
     board.session.close()
+
+
+def test_every_turn_is_logged_with_its_dice_and_an_undo_keeps_them() -> None:
+    s = PlaySession(["human", "strategic"], seed=5)
+    s.roll()
+    s.stop()
+    p = s.pending
+    assert p is not None
+    s.place(p.legal[0])
+    log = s.log
+    assert len(log) == 2
+    assert log[0].startswith("Turn 1 · Seat 1 (you): rolled ")
+    assert " — placed on " in log[0]
+    assert "cell" not in log[0]  # coasters by name
+    assert log[1].startswith("Turn 2 · Seat 2 (strategic): rolled ")
+    s.roll()
+    s.roll(hold=[0])
+    s.undo()
+    assert s.log == log  # the person's turns stay after an undo
+    while not s.is_over:  # stop after the first roll; a hand that makes nothing passes
+        p = s.pending
+        assert p is not None
+        if p.kind == "roll":
+            s.roll()
+        elif p.kind == "keep":
+            s.stop()
+        else:
+            s.place(p.legal[0])
+    passes = [line for line in s.log if "nothing to place: the turn passes" in line]
+    assert passes
+    assert passes[0].split(": rolled ")[1][:1].isdigit()  # with its dice
+    assert any("the end is triggered — last round" in line for line in s.log)
+    assert len(s.log) == len(s.record.turns)
+
+
+def test_the_last_round_and_the_last_turn_are_announced() -> None:
+    line = (
+        "pc1 P1,P2+2,P3+1,P4/P5+2,P6+1,T1+2,T2/T3+1,T4+2,T5,T6+1/FH+2,SS,LS,OD 1 first=2 tokens=5"
+    )
+    s = PlaySession(["human:Ana", "strategic"], position=line, seed=1)
+    view = session_view(s)
+    assert view["announce"] == [
+        "End triggered — this is the last round.",
+        "This is your last turn.",
+    ]
+    assert [seat["name"] for seat in view["seats"]] == ["Ana", "Seat 2 (strategic)"]
+    assert view["seats"][1]["text"].endswith(" points · 0 tokens left")
+    s.close()

@@ -94,6 +94,7 @@ def test_the_happy_hour_die_at_the_table() -> None:
     faces = view["table"]["faces"]
     assert faces[4]["effect_text"].startswith("turn a coaster over")
     assert faces[4]["labels"][0].startswith("flip ")
+    assert len(faces[4]["advice"]) == len(faces[4]["options"])  # the coach's chance for each
     with pytest.raises(PlayError, match="nothing can be placed after the last roll"):
         t.pass_turn()
     with pytest.raises(PlayError, match="choose one of the"):

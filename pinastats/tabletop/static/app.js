@@ -216,7 +216,7 @@ function render({ model, el: root }) {
         } else {
           const f = t.faces[happyFace - 1];
           controls.append(happyPrompt(t.dice, f.face, f.effect_name, f.effect_text,
-            f.options.map((o, i) => ({ option: o, label: f.labels[i], win: null })),
+            f.options.map((o, i) => ({ option: o, label: f.labels[i], win: f.advice ? f.advice[i] : null })),
             (o) => { happyFace = null; send({ cmd: "happy", face: f.face, option: o }); }));
         }
       } else {
