@@ -63,8 +63,7 @@ def _network_chances(game: Game) -> list[float]:
 
     n = game.players
     if game.is_over:
-        w = game.winner
-        return [0.5 if w is None else float(s == w) for s in range(n)]
+        return [float(E.seat_result(game.state, s)) for s in range(n)]
     if fits(game.config) is not None:
         return [1.0 / n] * n
     p = evaluate_states(game.config, E.stack_states([game.state]))

@@ -232,7 +232,7 @@ def _happy_advice(game: Game, effect: str, options: Sequence[int],
         after.end_turn_without_placement(tuple(dice), int(HappyHourEffect[effect]), int(o),
                                          rolls_used=game.config.rules.rolls)  # fmt: skip
         if after.is_over:
-            chances.append(1.0 if after.winner == seat else 0.0)
+            chances.append(float(E.seat_result(after.state, seat)))
             continue
         p = evaluate_states(game.config, E.stack_states([after.state]))
         r = (seat - after.to_move) % n
