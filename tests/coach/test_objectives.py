@@ -32,6 +32,8 @@ def _position(tokens: dict[int, int], scores: list[int] | None = None, to_move: 
     data["scores"] = scores or explained_scores(2, held, 0, data["board"])
     data["to_move"], data["first_player"] = to_move, 0
     del data["last_placed"]
+    del data["turns"]  # the deal's 0 turns: the fewest that reach these tokens instead
+    data.pop("starting_scores", None)  # those of the config that explains the scores
     return game_from_position(data, config=explaining_config(data))
 
 
