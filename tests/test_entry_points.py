@@ -26,6 +26,7 @@ from pinastats import dice as D
 from pinastats import game as G
 from pinastats import records as R
 from pinastats import simulation as S
+from pinastats import solve as V
 from pinastats.agents.advice import advise
 from pinastats.agents.loading import load_agent
 from pinastats.errors import PinastatsError
@@ -35,7 +36,7 @@ from pinastats.tabletop.widget import play
 
 PACKAGES = ("pinastats", "pinastats.dice", "pinastats.game", "pinastats.agents",
             "pinastats.simulation", "pinastats.coach", "pinastats.records", "pinastats.balance",
-            "pinastats.report", "pinastats.integrations")  # fmt: skip
+            "pinastats.report", "pinastats.integrations", "pinastats.solve")  # fmt: skip
 EXTRA: dict[str, Callable[..., Any]] = {  # functions of public modules, not re-exported
     "advise": advise, "load_agent": load_agent, "review_game": review_game, "hand_index": hand_index
 }  # fmt: skip
@@ -51,7 +52,8 @@ KINDS = {"dice", "hand", "keep", "locked", "index", "cell", "row", "col", "optio
 RESULTS = {"CalibrationResult", "DiceTables", "GameRecord", "HappyHour", "KeepOption", "KeepWin",
            "ObjectiveComparison", "Outcome", "OutcomeWin", "Placement", "PlacementWin",
            "RecordedTurn", "Report", "SearchResult", "SimulationResult", "TracedGames",
-           "TurnRecord", "TurnSolution", "WinAdvice"}  # fmt: skip
+           "TurnRecord", "TurnSolution", "WinAdvice", "Solution", "Position", "SolveStats",
+           "TurnAnalysis"}  # fmt: skip
 """Classes whose constructors hold computed results (their methods are walked)."""
 EXEMPT = {
     "AgentProtocol.*": "a protocol: the methods are the agent's, not pinastats'",
@@ -70,7 +72,7 @@ EXEMPT = {
 
 H, FH = [1, 2, 3, 4, 5], "full house"
 SCOPE: dict[str, Any] = {
-    "A": A, "B": B, "C": C, "D": D, "G": G, "R": R, "S": S, "np": np, "H": H, "FH": FH,
+    "A": A, "B": B, "C": C, "D": D, "G": G, "R": R, "S": S, "V": V, "np": np, "H": H, "FH": FH,
     "advise": advise, "load_agent": load_agent, "review_game": review_game,
     "hand_index": hand_index, "report": lambda: importlib.import_module("pinastats.report"),
     "play": play,
@@ -87,6 +89,12 @@ def _errors(cls: type[PinastatsError]) -> dict[str, type[PinastatsError]]:
 ERRORS = _errors(PinastatsError)  # the error classes of the rows by name (all imported above)
 
 CASES = r"""
+parse_position:catalogue | G.parse_position("pc1 x 1", catalogue="std") | got 'std'
+solve:workers | V.solve(c.sg, workers=0, store=False) | SolveError | got 0
+solution_path:board | V.solution_path("x") | SolveError | got 'x'
+Solution.keeps:dice | c.sol.keeps(c.sg, [1, 2, 3, 4, 9], 1) | DiceError | got 9
+Solution.keeps:rolls_left | c.sol.keeps(c.sg, H, 3) | SolveError | got 3
+Solution.placements:dice | c.sol.placements(c.sg, [0, 1, 2, 3, 4]) | DiceError | got 0
 check_dice:dice | D.check_dice([1, 2, 3, 4, 7]) | DiceError | got 7 in
 check_keep:keep | D.check_keep([0]) | DiceError | got 0 in
 check_keep:hand | D.check_keep([6], H) | DiceError | keep \[6\] is not part
@@ -414,6 +422,7 @@ def ctx() -> SimpleNamespace:
     game = G.Game.new(2, seed=1)
     happy = G.Game.new(2, seed=1, config=G.GameConfig(rules=G.Rules(happy_hour=True)))
     hands = itertools.combinations_with_replacement(range(1, 7), 5)
+    small = G.Game.new(config=G.GameConfig(rules=G.Rules(tokens=3)), seed=1)
     search = B.search_starting_scores(2, play=B.planted_play((1, 3)), budget=2000,
                                       first_round=1000, spread=1)  # fmt: skip
     return SimpleNamespace(
@@ -421,6 +430,7 @@ def ctx() -> SimpleNamespace:
         no=next(list(h) for h in hands if not happy.legal_cells(list(h))), sides=np.full(16, 2),
         cat=G.load_catalogue(), lay=G.load_layout(), a=A.make_agent("ev"), coach=C.Coach(2),
         rec=R.record_games(["greedy", "greedy"], 1, seed=1)[0], rng=np.random.default_rng(0),
+        sg=small, sol=V.solve(small),
     )  # fmt: skip
 
 

@@ -35,7 +35,7 @@ from typing import Any
 
 from pinastats import _engine as E
 from pinastats.dice.combinations import Combination, CombinationKind
-from pinastats.errors import PinastatsError
+from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game.catalogue import Catalogue, load_catalogue
 from pinastats.game.config import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from pinastats.game.game import Game
@@ -338,6 +338,10 @@ def parse_position(
     ``config`` (its players, layout and rules must be the line's) sets the game up
     with one's own layout or catalogue; otherwise ``catalogue`` names the coasters.
     """
+    if catalogue is not None:
+        expect_instance(catalogue, Catalogue, "catalogue", "load_catalogue()")
+    if config is not None:
+        expect_instance(config, GameConfig, "config", "GameConfig()")
     layout = config.layout if config is not None else None
     if config is not None:
         catalogue = config.catalogue

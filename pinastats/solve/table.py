@@ -49,6 +49,8 @@ def _folder() -> Path | None:
 
 def solution_path(board: SolvedBoard) -> Path | None:
     """Where the table of ``board`` is kept (None when no cache folder is writable)."""
+    if not isinstance(board, SolvedBoard):
+        raise SolveError(f"board must be a SolvedBoard (SolvedBoard.of(game)), got {board!r}")
     folder = _folder()
     return None if folder is None else folder / f"{board.digest}.npy"
 
