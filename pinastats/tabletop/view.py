@@ -271,6 +271,8 @@ def session_view(session: PlaySession, coach: bool = True) -> dict[str, Any]:
     view["pending"] = {"kind": p.kind, "seat": p.seat, "dice": list(p.dice),
                        "rolls_left": p.rolls_left, "legal": list(p.legal), "effect": p.effect,
                        "options": list(p.options)}  # fmt: skip
+    if p.kind == "keep":  # the coasters the dice already make, lit while keeping
+        view["pending"]["lit"] = list(game.legal_cells(p.dice))
     if p.kind == "happy_hour":
         view["pending"].update(happy_hour_view(game, p.effect, p.options, p.dice,
                                                session.labels, coach))  # fmt: skip

@@ -122,7 +122,7 @@ def _take_advice(page: Any, server: BoardServer, rolls: list[list[int]]) -> str:
 def test_a_whole_game_at_a_real_table_on_a_phone(browser: Any, tmp_path: Path) -> None:
     folder = Path(os.environ.get("PINASTATS_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
-    server = BoardServer(PlaySession(["human", "strategic"], seed=3), 0)
+    server = BoardServer(PlaySession(["human", "strategic"], seed=1), 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.port}/"
     try:
@@ -130,10 +130,17 @@ def test_a_whole_game_at_a_real_table_on_a_phone(browser: Any, tmp_path: Path) -
         page.set_default_timeout(STEP)
         page.goto(url)
         page.wait_for_selector(".pina-ask")
-        assert "seed 3" in page.inner_text(".pina-bar")
+        assert "seed 1" in page.inner_text(".pina-bar")
         _no_sideways_scroll(page)
         _tap(page, page.locator(".pina-roll"))  # a game against the agent first: the coach
         page.wait_for_selector(".pina-coach")
+        play = server.session
+        assert isinstance(play, PlaySession)
+        pending = play.pending
+        assert pending is not None
+        made = play.game.legal_cells(pending.dice)  # lit while keeping, not to be tapped
+        assert page.locator(".pina-cell.lit").count() == len(made) == 3  # 2 2 2 3 5
+        assert "percentage points" in page.inner_text(".pina-coach")
         _no_sideways_scroll(page)
         _shot(page, "play-phone.png", folder)
 

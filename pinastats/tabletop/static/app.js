@@ -170,7 +170,7 @@ function render({ model, el: root }) {
       const ask = {
         roll: "Your turn: roll the dice.",
         keep: `Hold dice (tap, or keys 1-5) and roll again, or stop. Re-rolls left: ${p.rolls_left}.`
-          + (v.advice && v.advice.lit && v.advice.lit.length ? " Lit: the coasters these dice already make." : ""),
+          + (p.lit && p.lit.length ? " Lit: the coasters these dice already make." : ""),
         place: p.legal.length ? "Place your token: tap a lit coaster." : "",
       }[p.kind];
       controls.append(el("div", { class: "pina-ask", role: "status" }, ask));
@@ -314,7 +314,7 @@ function render({ model, el: root }) {
     if (v.mode === "play") {
       const mine = p && v.seats[p.seat].person && !hidden;
       if (mine && p.kind === "place") clickable = new Set(p.legal);
-      if (mine && p.kind === "keep" && advice && advice.lit) lit = new Set(advice.lit);
+      if (mine && p.kind === "keep") lit = new Set(p.lit || []);
       onclick = (cell) => send({ cmd: "place", cell });
     } else if (!v.over && v.table.ending !== "happy_hour") {
       clickable = new Set(v.table.legal);
