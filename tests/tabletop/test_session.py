@@ -154,8 +154,15 @@ def test_the_happy_hour_die_asks_its_choice_in_words() -> None:
         elif p.kind == "place":
             s.place(p.legal[0])
         else:
-            shown = session_view(s)["pending"]["labels"]
+            pending = session_view(s)["pending"]
+            shown = pending["labels"]
             assert len(shown) == len(p.options)
+            assert pending["face"] in range(1, 7)
+            assert pending["effect_text"]  # what the face does, in words
+            assert len(pending["dice"]) == 5  # the dice that placed nothing
+            assert s.game.legal_cells(pending["dice"]) == ()
+            if len(p.options) > 1:
+                assert len(pending["advice"]) == len(p.options)
             labels.extend(shown)
             with pytest.raises(PlayError, match="is not one of"):
                 s.choose(-1)
