@@ -156,16 +156,15 @@ def advice_view(game: Game, dice: Sequence[int], rolls_left: int,
         ]  # fmt: skip
     out["lead"] = lead
     out["margin"] = margin
-    out["close"] = (not lost and not exact and (len(out.get("keeps") or out.get("placements") or [])
-                                                 > 1) and lead <= margin)  # fmt: skip
-    rows = out.get("keeps") or out.get("placements") or []
+    shown: list[dict[str, Any]] = out.get("keeps") or out.get("placements") or []
+    out["close"] = not lost and not exact and len(shown) > 1 and lead <= margin
     if lost:
         out["verdict"] = "this position is lost: no play gives a real chance to win"
     elif a.win_probability > 1 - LOST:
         out["verdict"] = "this position is won with the best play"
         out["close"] = False
     elif out["close"] and lead < TIE:
-        name = rows[1].get("label") or rows[1].get("coaster")
+        name = shown[1].get("label") or shown[1].get("coaster")
         out["verdict"] = (f"chance to win with the best play: {100 * a.win_probability:.1f}%; "
                           f"{name} is worth the same")  # fmt: skip
         out["close"] = False
