@@ -224,7 +224,11 @@ def test_a_whole_game_at_a_real_table_on_a_phone(browser: Any, tmp_path: Path) -
 CODES = ["P1", "P2", "P3", "P4", "P5", "P6", "T1", "T2", "T3", "T4", "T5", "T6"]
 
 
-def test_the_table_set_up_by_typing_the_coasters_and_tapping_the_tokens(browser: Any) -> None:
+def test_the_table_set_up_by_typing_the_coasters_and_tapping_the_tokens(
+    browser: Any, tmp_path: Path
+) -> None:
+    folder = Path(os.environ.get("PINASTATS_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
     server = BoardServer(TableSession(), 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -250,6 +254,9 @@ def test_the_table_set_up_by_typing_the_coasters_and_tapping_the_tokens(browser:
         assert page.locator('.pina-put[data-cell="5"] .pina-token').count() == 1
         page.select_option(".pina-to-move", "1")
         _no_sideways_scroll(page)
+        page.set_viewport_size(PHONE)
+        page.locator(".pina-token-seat").scroll_into_view_if_needed()
+        _shot(page, "table-setup-phone.png", folder)
         _tap(page, page.locator(".pina-start"))
         page.wait_for_selector(".pina-faces")
         seats = page.inner_text(".pina-seats")

@@ -271,7 +271,7 @@ function render({ model, el: root }) {
       const i = c.cell;
       grid.append(el("div", { class: "pina-cell setup", style: `grid-row:${c.row + 1};grid-column:${c.col + 1}` },
         el("input", { class: "pina-coaster-input", list: "pina-coasters", "data-cell": i, value: draft.coasters[i],
-          placeholder: `coaster ${i + 1}`, "aria-label": `coaster at row ${c.row + 1}, column ${c.col + 1}`,
+          placeholder: `#${i + 1}`, "aria-label": `coaster at row ${c.row + 1}, column ${c.col + 1}`,
           oninput: (e) => { draft.coasters[i] = e.target.value; },
           onchange: (e) => { const f = byName.get(e.target.value.trim().toLowerCase()); if (f) draft.coasters[i] = f.name; } }),
         el("button", { class: "pina-put", "data-cell": i, onclick: () => {
@@ -280,7 +280,7 @@ function render({ model, el: root }) {
           draw(); } }, draft.tokens[i].length ? draft.tokens[i].map((s) => token(s, draft.names[s] || `Seat ${s + 1}`)) : "tap: token")));
     }
     box.append(list, grid);
-    box.append(el("label", {}, "To play first now: ", el("select", { class: "pina-to-move",
+    box.append(el("label", {}, "To play now: ", el("select", { class: "pina-to-move",
       onchange: (e) => { draft.to_move = Number(e.target.value); } },
       draft.names.map((n, i) => el("option", { value: String(i), selected: draft.to_move === i }, n || `Seat ${i + 1}`)))));
     box.append(el("button", { class: "pina-start", onclick: () => send({ cmd: "setup", coasters: draft.coasters,
