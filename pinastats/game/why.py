@@ -4,7 +4,8 @@
 a line completed (the game won), an opponent's line of ``n - 1`` of ``n`` blocked,
 an own line built (the most own tokens on a line still open to the mover), the points
 and the neighbours they come from, the end triggered (this turn begins the last
-round), and how many coasters stay open to the mover. Every reason is computed from
+round) or kept away (another placement would trigger it), and how many coasters stay
+open to the mover while the game goes on. Every reason is computed from
 the board's lines and tokens; nothing is canned per coaster.
 
 >>> from pinastats.game.notation import parse_position
@@ -26,7 +27,8 @@ from pinastats.game.rules import EndReason, Trigger
 class Reason:
     """One reason and its words.
 
-    ``kind``: ``wins``, ``blocks``, ``builds``, ``points``, ``triggers`` or ``open``.
+    ``kind``: ``wins``, ``blocks``, ``builds``, ``points``, ``triggers``, ``avoids`` (the
+    end, which another placement would trigger) or ``open``.
     """
 
     kind: str
@@ -79,6 +81,17 @@ def best_line(game: Game, seat: int, cell: int) -> tuple[int, int, str] | None:
     return best
 
 
+def _another_triggers(game: Game, cell: int, dice: Sequence[int]) -> bool:
+    """Another legal placement of the dice would trigger the end."""
+    for other in game.legal_cells(dice):
+        if other != cell:
+            after = game.copy()
+            after.place(other, dice)
+            if after.trigger != Trigger.NONE:
+                return True
+    return False
+
+
 def open_count(game: Game, seat: int) -> int:
     """The coasters still open to ``seat``."""
     return sum(_open_to(game, c, seat) for c in range(game.config.layout.n_cells))
@@ -119,8 +132,10 @@ def placement_reasons(game: Game, cell: int, dice: Sequence[int],
     out.append(Reason("points", f"{points} {unit}{by}"))
     if game.trigger == Trigger.NONE and after.trigger != Trigger.NONE:
         out.append(Reason("triggers", "triggers the end: last round"))
+    elif game.trigger == Trigger.NONE and _another_triggers(game, cell, dice):
+        out.append(Reason("avoids", "keeps the end away (another coaster would trigger it)"))
     left = open_count(after, seat)
-    if after.reserves[seat] > 0 and not after.is_over:
+    if after.reserves[seat] > 0 and after.trigger == Trigger.NONE and not after.is_over:
         out.append(Reason("open", f"{left} coasters stay open to you"))
     return out
 

@@ -49,3 +49,15 @@ def test_the_end_triggered_and_the_coasters_left_open() -> None:
     assert open_count(game, 0) == 10  # 16, less its 3 and the 3 full ones of seat 2
     text = why_text(placement_reasons(game, 13, DICE))
     assert text == "2 points; 9 coasters stay open to you"
+
+
+def test_a_placement_that_keeps_the_end_away() -> None:
+    # seat 1 at 18 points (starting at 15): the Small Straight's 2 points reach 20
+    line = "pc1 P1+1,P2+1,DP,P4/P5+2,P6+2,T1+2,T2/T3,T4,T5,T6/FH,SS,LS,OD 1 start=15,2"
+    assert parse_position(line).scores == (18, 7)
+    straight = _kinds(line, 13)
+    assert straight["triggers"] == "triggers the end: last round"
+    assert "open" not in straight  # no turn of the mover's to come
+    pair = _kinds(line, 3)
+    assert pair["avoids"] == "keeps the end away (another coaster would trigger it)"
+    assert pair["builds"] == "sets up a row: 3 of 4"
