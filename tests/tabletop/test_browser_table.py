@@ -157,7 +157,7 @@ def test_a_whole_game_at_a_real_table_on_a_phone(browser: Any, tmp_path: Path) -
         seats = page.inner_text(".pina-seats")
         assert "Ana — 7 points · 2 tokens left · to play" in seats
         assert "Ben — 14 points · 1 token left" in seats
-        assert "Ana to play: tap the five dice rolled." in page.inner_text(".pina-ask")
+        assert "Ana to play: tap the five dice rolled" in page.inner_text(".pina-ask")
         _no_sideways_scroll(page)
 
         # turn 11: Ana keeps 1 2 3 4 twice as the coach says, then places as it says
@@ -179,8 +179,14 @@ def test_a_whole_game_at_a_real_table_on_a_phone(browser: Any, tmp_path: Path) -
                 "Small Straight for 3 points.") in log  # fmt: skip
         assert "Ana — 10 points · 1 token left" in page.inner_text(".pina-seats")
 
-        # turn 12: Ben mistypes a roll and takes it back, then nothing: a pass
-        _enter(page, [6, 6, 6, 6, 6])
+        # turn 12: Ben mistypes a roll on the keyboard and takes it back, then nothing: a pass
+        board = page.locator(".pina-app")
+        for key in ["6", "6", "6", "1", "Backspace", "6", "6"]:  # the 1 was a slip
+            board.press(key)
+        before = int(page.evaluate("Number(document.body.dataset.answers || 0)"))
+        board.press("Enter")
+        page.wait_for_function(f"Number(document.body.dataset.answers || 0) > {before}")
+        assert "6 6 6 6 6" in page.inner_text(".pina-shown")
         _tap(page, page.locator(".pina-undo"))
         assert page.locator(".pina-shown").count() == 0
         for dice in ([2, 3, 3, 5, 6], [2, 2, 3, 6, 6], [2, 2, 3, 3, 6]):

@@ -221,7 +221,7 @@ function render({ model, el: root }) {
         }
       } else {
         const roll = t.roll + 1;
-        const ask = t.roll === 0 ? `${who} to play: tap the five dice rolled.`
+        const ask = t.roll === 0 ? `${who} to play: tap the five dice rolled (or type 1-6, Enter).`
           : t.roll < t.rolls ? `${who}: tap a lit coaster to place, or enter roll ${roll} of ${t.rolls} (all five dice showing).`
           : `${who}: last roll — tap a lit coaster to place.`;
         controls.append(el("div", { class: "pina-ask", role: "status" }, ask));
@@ -333,7 +333,15 @@ function render({ model, el: root }) {
 
   root.addEventListener("keydown", (e) => {
     const v = model.get("view");
-    if (!v || v.mode !== "play" || e.target.tagName === "INPUT") return;
+    if (!v || ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName)) return;
+    if (v.mode === "table" && !v.over && v.table.ending !== "happy_hour" && v.table.roll < v.table.rolls) {
+      // at a real table: type the faces 1-6, Backspace takes one back, Enter enters the roll
+      if (e.key >= "1" && e.key <= "6" && entry.length < 5) { entry.push(Number(e.key)); draw(); }
+      else if (e.key === "Backspace" && entry.length) { entry.pop(); draw(); }
+      else if (e.key === "Enter" && entry.length === 5) { const d = entry; entry = []; send({ cmd: "dice", dice: d }); }
+      return;
+    }
+    if (v.mode !== "play") return;
     if (v.log_count > revealed) return;  // the agents' moves are still being shown
     const p = v.pending;
     if (!p || !v.seats[p.seat].person) return;
