@@ -166,7 +166,7 @@ def advice_view(game: Game, dice: Sequence[int], rolls_left: int,
     elif out["close"] and lead < TIE:
         name = shown[1].get("label") or shown[1].get("coaster")
         out["verdict"] = (f"chance to win with the best play: {100 * a.win_probability:.1f}%; "
-                          f"{name} is worth the same")  # fmt: skip
+                          f"{name} is as good (within 0.1 percentage points)")  # fmt: skip
         out["close"] = False
     elif out["close"]:
         out["verdict"] = (f"too close to call: the best leads by {100 * lead:.1f} percentage "
