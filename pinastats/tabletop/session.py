@@ -252,6 +252,9 @@ class PlaySession:
         named = [a is None and ":" in str(s) and bool(str(s).split(":", 1)[1])
                  for s, a in zip(seats, self._seated, strict=True)]  # fmt: skip
         self.labels = seat_labels(self.names, named)
+        if sum(self.names[i] == "you" for i in self.humans) > 1:  # people sharing the screen
+            self.labels = tuple(f"Seat {i + 1}" if self.names[i] == "you" and i in self.humans
+                                else label for i, label in enumerate(self.labels))  # fmt: skip
         """Each seat as the board says it: ``Seat 1 (you)``, or the name a person was given."""
         self._answers: list[Any] = []
         self._kinds: list[str] = []
