@@ -318,9 +318,14 @@ def _at_table(session: TableSession, checked: dict[str, Any]) -> Outcome:
 def act(session: Session, message: object, *, folder: Path | None = None) -> str:
     """Carry out one message; the text to show the player (a malformed message's refusal too).
 
-    ``export`` writes to ``folder`` (default: the working folder).
+    ``export`` writes to ``folder`` (default: the working folder). A session that would
+    replace this one (``new``, ``table``, ``play``) is closed: only a board holding the
+    session (the served page, the widget) can swap it.
     """
     try:
-        return carry_out(session, message, folder=Path.cwd() if folder is None else folder).text
+        outcome = carry_out(session, message, folder=Path.cwd() if folder is None else folder)
     except MessageError as exc:
         return str(exc)
+    if outcome.session is not None:
+        outcome.session.close()
+    return outcome.text
