@@ -198,8 +198,9 @@ def review_table(session: TableSession) -> dict[str, Any]:
         games.append(state.game)
     chances = [_network_chances(g) for g in games]
     turns = list(range(1, len(games) + 1))
-    lines = [grader_text(evaluator) + " At a real table only the placements are graded: "
-             "the dice kept between rolls are not entered."]  # fmt: skip
+    lines = [grader_text(evaluator) + " At a real table only the placements are graded, and "
+             "the luck of each roll is not told: the dice kept between rolls are not "
+             "entered."]  # fmt: skip
     if state.game.is_over:
         w = state.game.winner
         lines.append(f"The game ended and {'nobody' if w is None else seat_name(w, labels)} "
