@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -251,6 +252,13 @@ def _line(game: Game) -> dict[str, Any]:
 # ---------------------------------------------------------------- output
 
 
+def _why(game: Game, cell: int, dice: Sequence[int]) -> str:
+    """Why a token there matters, in a few words worked out from the position."""
+    from pinastats.game.why import placement_reasons, why_text
+
+    return why_text(placement_reasons(game, cell, dice))
+
+
 def _placement_records(advice: Advice, game: Game) -> list[dict[str, Any]]:
     return [
         {
@@ -261,6 +269,7 @@ def _placement_records(advice: Advice, game: Game) -> list[dict[str, Any]]:
             "combination": p.combination,
             "side": game.side(p.cell),
             "points": p.points,
+            "why": _why(game, p.cell, advice.dice),
         }
         for p in advice.placements
     ]
@@ -314,11 +323,12 @@ def _placements_text(advice: Advice, game: Game, title: str, stopping: bool) -> 
     if not advice.placements:
         return _no_placement(advice, game, stopping)
     rows = [
-        [str(r["row"]), str(r["col"]), r["coaster"], r["combination"], r["side"], str(r["points"])]
+        [str(r["row"]), str(r["col"]), r["coaster"], r["combination"], r["side"],
+         str(r["points"]), r["why"]]
         for r in _placement_records(advice, game)
-    ]
-    header = ["row", "col", "coaster", "combination", "side", "points"]
-    return f"{title}\n" + render_table(header, rows, "rrlllr")
+    ]  # fmt: skip
+    header = ["row", "col", "coaster", "combination", "side", "points", "why"]
+    return f"{title}\n" + render_table(header, rows, "rrlllrl")
 
 
 def _keeps_text(advice: Advice, top: int | None) -> str:
@@ -445,11 +455,12 @@ def _win_placements_text(win: WinAdvice, game: Game, title: str, stopping: bool)
         return _no_placement(win.points, game, stopping)
     rows = [
         [str(p.row), str(p.col), p.coaster, p.combination, game.side(p.cell), str(p.points),
-         _chance(p.win_probability, p.win_probability_se), "best" if p.best else ""]
+         _chance(p.win_probability, p.win_probability_se), "best" if p.best else "",
+         _why(game, p.cell, win.dice)]
         for p in win.placements
     ]  # fmt: skip
-    header = ["row", "col", "coaster", "combination", "side", "points", "win", ""]
-    return f"{title}\n" + render_table(header, rows, "rrllllrrl")
+    header = ["row", "col", "coaster", "combination", "side", "points", "win", "", "why"]
+    return f"{title}\n" + render_table(header, rows, "rrllllrrll")
 
 
 def _win_keeps_text(win: WinAdvice, top: int | None) -> str:

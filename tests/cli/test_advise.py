@@ -59,8 +59,9 @@ def test_table_lists_placements_best_first(tmp_path: Path, cli: Cli) -> None:
     assert (status, err) == (0, "")
     assert "Player 0 to move with 3 3 5 5 5, no rolls left." in out
     rows = out.split("Placements (best first):\n")[1].splitlines()[2:]
-    assert rows[0].split() == ["2", "2", "full-house", "Full", "House", "B", "6"]
-    points = [int(r.split()[-1]) for r in rows]
+    assert rows[0].split()[:7] == ["2", "2", "full-house", "Full", "House", "B", "6"]
+    assert "builds a row: 2 of 4; 6 points (3 from neighbours)" in rows[0]  # why, in words
+    points = [int(re.split(r"\s{2,}", r.strip())[5]) for r in rows]
     assert points == sorted(points, reverse=True)
 
 
@@ -92,6 +93,7 @@ def test_json_placements(tmp_path: Path, cli: Cli) -> None:
         "combination": "Full House",
         "side": "B",
         "points": 6,
+        "why": "builds a row: 2 of 4; 6 points (3 from neighbours); 12 coasters stay open to you",
     }
     assert data["stop_points"] == data["expected_points"] == 6
 
