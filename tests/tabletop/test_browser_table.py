@@ -119,7 +119,14 @@ def _take_advice(page: Any, server: BoardServer, rolls: list[list[int]]) -> str:
     raise AssertionError("the rolls ran out before the coach said to place")
 
 
-def test_a_whole_game_at_a_real_table_on_a_phone(browser: Any, tmp_path: Path) -> None:
+def test_a_whole_game_at_a_real_table_on_a_phone(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # no solved table kept: the coach is the learned network, whatever this machine solved
+    from pinastats.solve import table
+
+    monkeypatch.setattr(table, "_folder", lambda: tmp_path / "boards")
+    monkeypatch.setattr(table, "_SOLUTIONS", type(table._SOLUTIONS)())
     folder = Path(os.environ.get("PINASTATS_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     server = BoardServer(PlaySession(["human", "strategic"], seed=1), 0)
