@@ -29,8 +29,8 @@ from pinastats.cli._common import (
 
 if TYPE_CHECKING:
     from pinastats.dice import Combination, TurnSolution
-    from pinastats.holds.guide import GuideRow, HandAdvice
     from pinastats.dice.solver import KeepOption
+    from pinastats.holds.guide import GuideRow, HandAdvice
 
 HAND_COLUMNS = ("rolls_left", "hand", "keep", "probability", "fraction", "alternatives")
 DICE_COLUMNS = ("rank", "keep", "probability", "fraction", "best")

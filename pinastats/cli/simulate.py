@@ -39,8 +39,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
             "Play N games (--games) between agents (one per seat) and report win rates "
             "with 95% intervals, the first-player advantage, how games end and how long "
             "they last. Agents: random, greedy, ev, strategic, rollout, value, coach, perfect "
-            "(a wrong name lists them all); some take parameters, e.g. 'strategic(line=4,block=2)' or "
-            "'coach(playouts=32)'; one's own as FILE.py:Class."
+            "(a wrong name lists them all); some take parameters, e.g. "
+            "'strategic(line=4,block=2)' or 'coach(playouts=32)'; one's own as FILE.py:Class."
         ),
         epilog=f"example: {_EXAMPLE}",
     )
