@@ -7,9 +7,7 @@ downloaded at test time. The server runs in this process on a free port.
 
 from __future__ import annotations
 
-import shutil
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,21 +19,8 @@ from pinastats.records.review import review_game
 from pinastats.tabletop.server import BoardServer
 from pinastats.tabletop.session import PlaySession
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 STEP = 30_000
 """Milliseconds a page waits for the board to answer a click."""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright import sync_api as playwright  # in the [dev] extra
-
-    if CHROMIUM is None:
-        pytest.fail("the browser tests need Debian's chromium: apt-get install -y chromium")
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def _serve(seats: list[str], seed: int) -> tuple[BoardServer, str]:

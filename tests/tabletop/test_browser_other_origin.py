@@ -9,9 +9,7 @@ consent, never given). The game stays as it was, the coach stays on, no file is 
 from __future__ import annotations
 
 import json
-import shutil
 import threading
-from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -20,8 +18,6 @@ import pytest
 
 from pinastats.tabletop.server import BoardServer
 from pinastats.tabletop.session import PlaySession
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 ATTACK = """<!doctype html><html><body>
 <form id="f" method="POST" action="{api}" enctype="text/plain" target="sink">
@@ -51,18 +47,6 @@ const messages = [{{cmd: "roll", hold: []}}, {{cmd: "coach", on: false}}, {{cmd:
 }})();
 </script></body></html>
 """
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright import sync_api as playwright  # in the [dev] extra
-
-    if CHROMIUM is None:
-        pytest.fail("the browser tests need Debian's chromium: apt-get install -y chromium")
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def _serve_page(html: str) -> ThreadingHTTPServer:

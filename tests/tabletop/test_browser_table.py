@@ -10,9 +10,7 @@ written to ``$PINASTATS_SCREENSHOTS`` when it is set (``docs/images`` for ``docs
 from __future__ import annotations
 
 import os
-import shutil
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,25 +22,12 @@ from pinastats.tabletop.session import PlaySession
 from pinastats.tabletop.table import TableSession
 from pinastats.tabletop.view import advice_view
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 STEP = 30_000
 """Milliseconds a page waits for the board to answer a tap."""
 LINE = "pc1 P1,P2+2,P3+1,P4/P5+2,P6+1,T1+2,T2/T3+1,T4+2,T5,T6+1/FH+2,SS,LS,OD 1"
 """Ana (seat 1) has two tokens left, Ben one: four turns to the end."""
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright import sync_api as playwright  # in the [dev] extra
-
-    if CHROMIUM is None:
-        pytest.fail("the browser tests need Debian's chromium: apt-get install -y chromium")
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def _tap(page: Any, target: Any) -> None:

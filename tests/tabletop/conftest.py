@@ -1,0 +1,25 @@
+"""The browser the board's page tests drive: Debian's Chromium through Playwright."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+"""Debian's Chromium (the README's test command installs it)."""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """A headless Chromium for the tests of one module."""
+    from playwright import sync_api as playwright  # in the [dev] extra
+
+    if CHROMIUM is None:
+        pytest.fail("the browser tests need Debian's chromium: apt-get install -y chromium")
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
