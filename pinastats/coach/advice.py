@@ -316,7 +316,26 @@ def exact_values(outcomes: OutcomeSet) -> FloatArray:
 def _exact_advice(game: Game, points: Advice, outcomes: OutcomeSet, dice: Dice,
                   rolls_left: int) -> WinAdvice:  # fmt: skip
     """:func:`win_advice` with the exact ``W`` of the solved game (no error at all)."""
-    w = exact_values(outcomes)
+    return _valued_advice(game, points, outcomes, dice, rolls_left, exact_values(outcomes),
+                          EXACT_TIE, "exact", "the exact value of the chosen option")  # fmt: skip
+
+
+def _network_advice(game: Game, points: Advice, outcomes: OutcomeSet, dice: Dice,
+                    rolls_left: int) -> WinAdvice:  # fmt: skip
+    """:func:`win_advice` with the learned evaluator's ``W`` (no play-out, no standard error)."""
+    return _valued_advice(game, points, outcomes, dice, rolls_left, network_values(outcomes),
+                          NETWORK_RESOLUTION, "network",
+                          "the network's value of the chosen option")  # fmt: skip
+
+
+def _valued_advice(game: Game, points: Advice, outcomes: OutcomeSet, dice: Dice, rolls_left: int,
+                   w: FloatArray, resolution: float, evaluator: str,
+                   check: str) -> WinAdvice:  # fmt: skip
+    """The advice on given ``W``, which has no error: the turn DP on it.
+
+    The options within ``resolution`` of the best are too close to call;
+    ``evaluator`` names who valued ``W``.
+    """
     m = outcomes.size
     cov = np.zeros((m, m))
     turn = solve_win_turn(w, outcomes.shows, outcomes.pass_column, outcomes.happy_columns,
@@ -324,28 +343,11 @@ def _exact_advice(game: Game, points: Advice, outcomes: OutcomeSet, dice: Dice,
     hand = dice_tables().hand_index(dice)
     options = _decision(outcomes, turn, w, hand, rolls_left)
     lead, _ = _lead(options, cov)
-    close = options.values.size > 1 and lead <= EXACT_TIE
+    close = options.values.size > 1 and lead <= resolution
     advice = _advice(points, outcomes, w, cov, turn, options, hand, (lead, 0.0, close))
-    return dataclasses.replace(advice, playouts=0, policy="perfect", seed=0, evaluator="exact",
-                               chosen_check="the exact value of the chosen option")  # fmt: skip
-
-
-def _network_advice(game: Game, points: Advice, outcomes: OutcomeSet, dice: Dice,
-                    rolls_left: int) -> WinAdvice:  # fmt: skip
-    """:func:`win_advice` with the learned evaluator's ``W`` (no play-out, no standard error)."""
-    w = network_values(outcomes)
-    m = outcomes.size
-    cov = np.zeros((m, m))
-    rolls = game.config.rules.rolls
-    turn = solve_win_turn(w, outcomes.shows, outcomes.pass_column, outcomes.happy_columns,
-                          rolls_left, rolls)  # fmt: skip
-    hand = dice_tables().hand_index(dice)
-    options = _decision(outcomes, turn, w, hand, rolls_left)
-    lead, _ = _lead(options, cov)
-    close = options.values.size > 1 and lead <= NETWORK_RESOLUTION
-    advice = _advice(points, outcomes, w, cov, turn, options, hand, (lead, 0.0, close))
-    return dataclasses.replace(advice, playouts=0, policy="network", seed=0, evaluator="network",
-                               chosen_check="the network's value of the chosen option")  # fmt: skip
+    policy = "perfect" if evaluator == "exact" else evaluator
+    return dataclasses.replace(advice, playouts=0, policy=policy, seed=0, evaluator=evaluator,
+                               chosen_check=check)  # fmt: skip
 
 
 def _advice(
