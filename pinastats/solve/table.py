@@ -13,6 +13,7 @@ Within a process, a board is solved once however many threads ask for it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -68,8 +69,9 @@ def load(board: SolvedBoard) -> Solution | None:
     if paths is None or not paths[2].exists():
         return None
     main, final, meta = paths
-    try:
+    with contextlib.suppress(OSError):  # a folder one may not write is still read
         os.utime(meta)  # used now: the last to be pruned
+    try:
         info = json.loads(meta.read_text())
         values = np.load(main, mmap_mode="r")
         final_turn = np.load(final)
