@@ -25,7 +25,7 @@ from pinastats.cli._common import (
 from pinastats.errors import PinastatsError
 
 if TYPE_CHECKING:
-    from pinastats.game import Game
+    from pinastats.game import Game, GameConfig
     from pinastats.solve import Solution
 
 
@@ -76,22 +76,29 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     parser.set_defaults(func=run)
 
 
-def _game(args: argparse.Namespace) -> Game:
-    from pinastats.game import Game, GameConfig, load_layout
+def _config(args: argparse.Namespace) -> GameConfig:
+    """The two-player config of a dealt board: ``--layout``, ``--target``, ``--tokens``."""
+    from pinastats.game import GameConfig, load_layout
     from pinastats.game.rules import Rules
+
+    rules = Rules(
+        **{k: v for k, v in (("target_score", args.target), ("tokens", args.tokens)) if v}
+    )
+    layout = load_layout(args.layout) if args.layout else load_layout()
+    return GameConfig(players=2, layout=layout, rules=rules)
+
+
+def _game(args: argparse.Namespace) -> Game:
+    from pinastats.game import Game
 
     if args.state is not None or args.position is not None:
         for option in ("seed", "layout", "target", "tokens"):
             if getattr(args, option) is not None:
                 fail(f"--{option} goes with a random board, not with --state or --position")
         return load_position(args)
-    rules = Rules(
-        **{k: v for k, v in (("target_score", args.target), ("tokens", args.tokens)) if v}
-    )
-    layout = load_layout(args.layout) if args.layout else load_layout()
     seed = args.seed if args.seed is not None else int(time.time_ns() % 2**31)
     args.seed = seed
-    return Game.new(config=GameConfig(players=2, layout=layout, rules=rules), seed=seed)
+    return Game.new(config=_config(args), seed=seed)
 
 
 class _Progress:
@@ -144,17 +151,11 @@ def solve_with_progress(game: Game, workers: int | None) -> tuple[Solution, bool
 
 def _survey(args: argparse.Namespace) -> int:
     """``--boards N``: solve N dealt boards and summarise the first player's chance."""
-    from pinastats.game import GameConfig, load_layout
-    from pinastats.game.rules import Rules
     from pinastats.solve.survey import first_player_summary, survey
 
     if args.state is not None or args.position is not None:
         fail("--boards deals its own boards: give --seed, not --state or --position")
-    rules = Rules(
-        **{k: v for k, v in (("target_score", args.target), ("tokens", args.tokens)) if v}
-    )
-    layout = load_layout(args.layout) if args.layout else load_layout()
-    config = GameConfig(players=2, layout=layout, rules=rules)
+    config = _config(args)
     seed = 0 if args.seed is None else args.seed
 
     def progress(done: int, total: int) -> None:
