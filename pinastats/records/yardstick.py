@@ -29,11 +29,10 @@ from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.records.record import record_game
 from pinastats.records.review import GameReview, agent_table, review_game
+from pinastats.simulation.stats import Z95, wilson_interval
 from pinastats.solve import SolveError, solve, uncovered
 from pinastats.solve.survey import board_seeds
 from pinastats.solve.table import remember
-
-Z95 = 1.959963984540054
 
 
 def _boards(boards: int, seed: int, config: GameConfig) -> Iterator[Game]:
@@ -109,14 +108,6 @@ def error_rates(
     return pd.DataFrame(rows)
 
 
-def wilson(score: float, n: int) -> tuple[float, float]:
-    """The 95% Wilson interval of ``score`` points out of ``n`` games."""
-    p = score / n
-    centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
-    return centre - half, centre + half
-
-
 @dataclass(frozen=True)
 class HeadToHead:
     """``perfect`` against one agent.
@@ -172,5 +163,5 @@ def head_to_head(
             n += 1
             if progress is not None:
                 progress(n, boards * games)
-    low, high = wilson(score, n)
+    low, high = wilson_interval(score, n)
     return HeadToHead(other.name, n, score / n, low, high, expected / n)

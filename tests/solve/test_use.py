@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable
 
 import numpy as np
@@ -15,6 +14,7 @@ from pinastats.coach import win_advice
 from pinastats.game import Game, GameConfig, Rules
 from pinastats.game.notation import notation_of
 from pinastats.simulation.play import play_turn
+from pinastats.simulation.stats import wilson_interval
 from pinastats.solve import SolveError, solve
 from tests.conftest import CliResult
 from tests.solve.test_solver import TINY_GAMES
@@ -23,14 +23,6 @@ Cli = Callable[..., CliResult]
 
 SMALL = GameConfig(rules=Rules(tokens=3))
 """The 4x4 grid with 3 tokens a player: 14,793 boards, solved in about a second."""
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of ``wins`` successes in ``n`` trials."""
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def test_perfect_self_play_wins_as_often_as_the_solution_says() -> None:
@@ -46,7 +38,7 @@ def test_perfect_self_play_wins_as_often_as_the_solution_says() -> None:
         while not game.is_over:
             play_turn(game, agents[game.to_move], rng)
         first_wins += 0.5 if game.winner is None else float(game.winner == start.first_player)
-    lo, hi = wilson(first_wins, games)
+    lo, hi = wilson_interval(first_wins, games)
     assert lo <= expected <= hi
 
 
