@@ -127,6 +127,7 @@ from pinastats._engine.solve import _final_turn_table as solve_final_turn_table
 from pinastats._engine.solve import _index_of as solve_index_of
 from pinastats._engine.solve import _mover_finals as solve_mover_finals
 from pinastats._engine.solve import _query_turn as solve_turn
+from pinastats._engine.solve import _score_of as solve_score
 from pinastats._engine.solve import _solve_range as solve_range
 from pinastats._engine.state import (
     NO_SEAT,
@@ -244,6 +245,7 @@ __all__ = [
     "solve_index_of",
     "solve_mover_finals",
     "solve_range",
+    "solve_score",
     "solve_turn",
     "stack_states",
     "start_game",

@@ -566,6 +566,12 @@ def _query_turn(final, passes, y, rolls, tables, hand_value, hand_slope, keep_va
 
 
 @jit
+def _score_of(mask, start, points, neighbours):
+    """:func:`_score` from Python (a position's scores checked against its tokens)."""
+    return _score(mask, start, points, neighbours)
+
+
+@jit
 def _final_turn_of(first, second, first_score, second_score, points, neighbours, lines, n_cells):
     """:func:`_final_turn_mask` from Python."""
     return _final_turn_mask(first, second, first_score, second_score, points, neighbours, lines,

@@ -171,14 +171,10 @@ class Solution:
         return Position(first, second, mover, scores, last_turn, first_seat)
 
     def _score(self, mask: int, player: int) -> int:
+        """The score of ``player``'s cells ``mask``, by the solver's own scoring kernel."""
         b = self.board
-        s = int(b.config.start_scores[player])
-        pairs = 0
-        for c in range(b.n_cells):
-            if (mask >> c) & 1:
-                s += int(b.points[c])
-                pairs += bin(int(b.neighbour_masks[c]) & mask).count("1")
-        return s + pairs // 2
+        start = int(b.config.start_scores[player])
+        return int(E.solve_score(mask, start, b.points, b.neighbour_masks))
 
     def _index(self, first: int, second: int) -> int:
         b = self.board
