@@ -304,12 +304,10 @@ def exact_values(outcomes: OutcomeSet) -> FloatArray:
     """
     from pinastats.solve import solve
 
-    game = outcomes.game
-    solution = solve(game)
+    turn = solve(outcomes.game).analyse(outcomes.game)  # every outcome's value, at once
     w = outcomes.exact.copy()
     for j in outcomes.undecided:
-        after = Game.from_state(game.config, outcomes.states[j])
-        w[j] = solution.chances(after)[outcomes.seat]
+        w[j] = turn.pass_value if j == outcomes.pass_column else turn.cell_value[outcomes.cells[j]]
     return w
 
 

@@ -71,6 +71,7 @@ class TurnAnalysis:
             with ``r`` rolls left (keeping all five: stopping).
         cell_value: ``(n_cells,)`` the mover's chance after placing on each cell
             (NaN where the cell is taken).
+        pass_value: the mover's chance after a turn that places nothing.
         value: the mover's chance at the start of the turn.
     """
 
@@ -79,6 +80,7 @@ class TurnAnalysis:
     passes: np.ndarray
     keep_value: FloatArray
     cell_value: FloatArray
+    pass_value: float
     value: float
 
 
@@ -255,7 +257,7 @@ class Solution:
         hv, hs, kv, ks, scratch, scratch_slope, reach = turn_work(rolls)
         value, _ = E.solve_turn(final, passes, y, rolls, solver_tables(), hv, hs, kv, ks, scratch,
                                 scratch_slope, reach)  # fmt: skip
-        return TurnAnalysis(pos, final, passes, kv[: rolls - 1].copy(), cells, float(value))
+        return TurnAnalysis(pos, final, passes, kv[: rolls - 1].copy(), cells, y, float(value))
 
     def keeps(
         self, game: Game, dice: Sequence[int], rolls_left: int, turn: TurnAnalysis | None = None
