@@ -4,8 +4,9 @@
 Prints, with the 1-minute load average beside each figure:
 
 * the turn DP of one position (value and slope in the pass value, 3 rolls) in the
-  solver's kernel, against a plain loop over each hand's keeps and each keep's
-  re-roll outcomes (the transition table, no shared sums) measured in the same run;
+  solver's kernel, and the values-only DP of 8 boards side by side that the solve
+  runs, against a plain loop over each hand's keeps and each keep's re-roll
+  outcomes (the transition table, no shared sums) measured in the same run;
 * a full solve of one 4x4 board (``--seed``, rulebook rules) on ``--workers``
   threads: wall time, boards per second, Newton steps per board, and the peak
   memory of the process (``ru_maxrss``);
@@ -30,7 +31,7 @@ import numba
 import numpy as np
 
 from pinastats import _engine as E
-from pinastats.dice.hands import N_HANDS, dice_tables
+from pinastats.dice.hands import N_HANDS, N_KEEPS, dice_tables
 from pinastats.game import Game, GameConfig, Rules
 from pinastats.solve import SolvedBoard, solve
 from pinastats.solve.solver import solver_tables, turn_work
@@ -107,9 +108,28 @@ def bench_turn() -> None:
     assert abs(ours - plain) < 1e-12, (ours, plain)
     kernel = best_time(lambda: E.solve_turn(final, passes, 0.4, 3, tables, *work))
     baseline = best_time(lambda: _plain_turn(final, passes, 0.4, 3, *args))
+    lanes = E.SOLVE_LANES
+    finals = np.repeat(final, lanes)  # lane l of hand h at h * lanes + l
+    lane_passes = np.repeat(passes, lanes)
+    lines = [np.zeros(N_KEEPS * lanes) for _ in range(2)]
+    y, out = np.full(lanes, 0.4), np.zeros(lanes)
+    stop, hands, best = np.zeros(N_HANDS * lanes), np.zeros(2 * N_HANDS * lanes), lines[0].copy()
+    E.solve_turn_lines(
+        finals, lane_passes, tables, lines[0], lines[1], np.zeros(2 * N_HANDS * lanes)
+    )
+    E.solve_turn_lanes(lines[0], lines[1], y, 3, tables, stop, hands, best, out)
+    assert np.allclose(out, plain, atol=1e-12), (out, plain)
+    side = best_time(
+        lambda: E.solve_turn_lanes(lines[0], lines[1], y, 3, tables, stop, hands, best, out)
+    )
     print(f"turn DP, value and slope (solver kernel): {kernel * 1e6:6.2f} µs a call  [{load()}]")
     print(f"turn DP, value only (plain loop baseline): {baseline * 1e6:6.2f} µs a call  [{load()}]")
-    print(f"  ratio baseline / kernel: {baseline / kernel:.2f}")
+    print(
+        f"turn DP, value only, {lanes} boards side by side (the solve's kernel): "
+        f"{side / lanes * 1e6:6.2f} µs a board  [{load()}]"
+    )
+    print(f"  ratio baseline / kernel: {baseline / kernel:.2f}; baseline / side by side: "
+          f"{baseline * lanes / side:.2f}")  # fmt: skip
 
 
 def bench_full(seed: int, workers: int, tokens: int) -> None:

@@ -83,3 +83,32 @@ def test_a_cached_kernel_is_warm_once_numba_wrote_its_index(
     )
     config: Any = numba.config  # set while a kernel is decorated only
     assert os.environ.get("NUMBA_CACHE_DIR", "") == config.CACHE_DIR
+
+
+def _lane_sums(rows: Any, a: Any, b: Any, out: Any) -> None:
+    """``out`` row ``i`` = ``a`` row ``rows[i]`` + ``b`` row ``i`` (rows of 4 lanes)."""
+    for i in range(rows.shape[0]):
+        j = (rows[i] * 4) & 0x3FFFFFFF  # known non-negative: no wraparound select
+        k = (i * 4) & 0x3FFFFFFF
+        s0, s1, s2, s3 = a[j] + b[k], a[j + 1] + b[k + 1], a[j + 2] + b[k + 2], a[j + 3] + b[k + 3]
+        out[k], out[k + 1], out[k + 2], out[k + 3] = s0, s1, s2, s3
+
+
+def test_jit_lanes_packs_the_lanes_into_simd_and_leaves_numba_config_alone(
+    no_disk_cache: None,
+) -> None:
+    config: Any = numba.config  # set at import, unknown to type checkers
+    assert not config.SLP_VECTORIZE
+    kernel: Any = _jit.jit_lanes(_lane_sums)
+    rows = np.array([3, 0, 2, 1], dtype=np.int64)
+    a, b, out = np.arange(16.0), np.arange(16.0) * 2, np.zeros(16)
+    kernel(rows, a, b, out)
+    np.testing.assert_array_equal(out, a.reshape(4, 4)[rows].ravel() + b)
+    assert not config.SLP_VECTORIZE  # back to numba's default after the compile
+    assembly = kernel.inspect_asm(kernel.signatures[0])
+    assert "vaddpd" in assembly or "addpd" in assembly, (
+        f"{NUMBA}: setting numba.config.SLP_VECTORIZE for one compile no longer vectorizes"
+    )
+    plain: Any = _jit.jit_flat(_lane_sums)
+    plain(rows, a, b, out)
+    assert "addpd" not in plain.inspect_asm(plain.signatures[0])  # the option made the difference

@@ -119,6 +119,7 @@ from pinastats._engine.rules import _placement_points as placement_points
 from pinastats._engine.rules import _roll as roll
 from pinastats._engine.rules import _start_game as start_game
 from pinastats._engine.rules import _winning_line as winning_line
+from pinastats._engine.solve import LANES as SOLVE_LANES
 from pinastats._engine.solve import MAX_STEPS as SOLVE_MAX_STEPS
 from pinastats._engine.solve import TOLERANCE as SOLVE_TOLERANCE
 from pinastats._engine.solve import _board_masks as solve_board_masks
@@ -129,6 +130,8 @@ from pinastats._engine.solve import _mover_finals as solve_mover_finals
 from pinastats._engine.solve import _query_turn as solve_turn
 from pinastats._engine.solve import _score_of as solve_score
 from pinastats._engine.solve import _solve_range as solve_range
+from pinastats._engine.solve import _turn_lanes as solve_turn_lanes
+from pinastats._engine.solve import _turn_lines as solve_turn_lines
 from pinastats._engine.state import (
     NO_SEAT,
     SPACES,
@@ -182,6 +185,7 @@ __all__ = [
     "PARAM_RACE",
     "PARAM_ROLLOUTS",
     "PARAM_WIN",
+    "SOLVE_LANES",
     "SOLVE_MAX_STEPS",
     "SOLVE_TOLERANCE",
     "SPACES",
@@ -247,6 +251,8 @@ __all__ = [
     "solve_range",
     "solve_score",
     "solve_turn",
+    "solve_turn_lanes",
+    "solve_turn_lines",
     "stack_states",
     "start_game",
     "state_batch",

@@ -51,12 +51,29 @@ def turn_work(rolls: int) -> tuple[np.ndarray, ...]:
     )  # fmt: skip
 
 
-def _board_work(n_cells: int, rolls: int) -> tuple[np.ndarray, ...]:
-    """Scratch arrays of :func:`~pinastats._engine.solve._solve_board`."""
-    return (
-        np.zeros(n_cells), np.zeros(n_cells), np.zeros(N_HANDS), np.zeros(N_HANDS, dtype=np.bool_),
-        np.zeros(N_HANDS), np.zeros(N_HANDS, dtype=np.bool_), *turn_work(rolls),
+def _range_work(n_cells: int, rolls: int) -> tuple[tuple[np.ndarray, ...], ...]:
+    """Scratch arrays of :func:`~pinastats._engine.solve._solve_range`: ``(lanes, state, work)``.
+
+    ``lanes`` holds the turns of :data:`~pinastats._engine.LANES` boards side by
+    side (entry ``k`` of lane ``l`` at ``k * LANES + l``), ``state`` each lane's
+    fixed-point iteration, ``work`` one board's placements and one turn DP.
+    """
+    lanes, hands, keeps = E.SOLVE_LANES, N_HANDS * E.SOLVE_LANES, N_KEEPS * E.SOLVE_LANES
+    lane_arrays = (
+        np.zeros(hands), np.zeros(hands), np.zeros(hands, dtype=np.bool_),
+        np.zeros(keeps), np.zeros(keeps), np.zeros(keeps), np.zeros(keeps),
+        np.zeros(hands), np.zeros(2 * hands), np.zeros(keeps), np.zeros(lanes), np.zeros(lanes),
+        np.zeros(2 * hands),
     )  # fmt: skip
+    state = (
+        np.zeros((7, lanes)), np.zeros(lanes, dtype=np.int64), np.zeros(lanes, dtype=np.bool_),
+        np.zeros(lanes, dtype=np.bool_),
+    )  # fmt: skip
+    work = (
+        np.zeros(n_cells), np.zeros(n_cells), np.zeros(N_HANDS), np.zeros(N_HANDS),
+        np.zeros(N_HANDS, dtype=np.bool_), *turn_work(rolls),
+    )  # fmt: skip
+    return lane_arrays, state, work
 
 
 @dataclass(frozen=True)
@@ -66,7 +83,7 @@ class SolveStats:
     Attributes:
         boards: boards solved (reachable ones; the others hold NaN).
         positions: boards in the table (each with two movers).
-        steps: Newton steps taken in all (one per board without passes).
+        steps: Newton steps taken in all (by the few boards the secant steps leave).
         seconds: wall time of the solve.
         workers: threads that solved.
     """
@@ -148,8 +165,9 @@ def solve_values(
 
         def block(a: int, b: int, lo: int, hi: int) -> np.ndarray:
             counts = np.zeros(2, dtype=np.int64)
-            work = _board_work(n, rolls)
-            E.solve_range(a, b, lo, hi, game, hands, rolls, tables, values, work, counts)
+            lanes, state, work = _range_work(n, rolls)
+            E.solve_range(a, b, lo, hi, game, hands, rolls, tables, values, lanes, state, work,
+                          counts)  # fmt: skip
             return counts
 
         for a in reversed(range(board.tokens)):

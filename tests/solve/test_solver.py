@@ -10,10 +10,12 @@ import numpy as np
 import pytest
 
 from pinastats import _engine as E
+from pinastats.dice.hands import N_HANDS, N_KEEPS
 from pinastats.game import Game, GameConfig, Layout, Rules
 from pinastats.game.game import Game as GameType
 from pinastats.solve import SolvedBoard, SolveError, solve, uncovered
 from pinastats.solve.board import binomials, layer_offsets
+from pinastats.solve.solver import solver_tables, turn_work
 from tests.solve.brute import BruteForce
 
 
@@ -208,3 +210,57 @@ def test_only_the_most_recently_used_tables_stay_on_disk(
     kept = {p.stem for p in tmp_path.glob("*.json")}
     assert len(kept) <= 2
     assert Path(str(paths[-1])).stem in kept
+
+
+def test_each_placement_reads_the_index_of_the_board_it_makes() -> None:
+    # a table whose entries name their own index: each child's value says where it was read
+    config = GameConfig(players=2, rules=Rules(target_score=99, tokens=6))
+    board = SolvedBoard.of(Game.new(config=config, seed=4))
+    n, offset = board.n_cells, board.layers[0]
+    values = np.stack([np.arange(board.positions), -np.arange(board.positions)], axis=1) * 1.0
+    game = board.game_tuple(np.zeros(1 << n))
+    ptr, cells, _ = board.hand_cells
+    rng = np.random.default_rng(7)
+    final, passes = np.zeros(N_HANDS), np.zeros(N_HANDS, dtype=np.bool_)
+
+    def lined(cells: int) -> bool:  # a line wins at once: no board is read
+        return any(cells & int(line) == int(line) for line in board.line_masks)
+
+    for _ in range(300):
+        a, b = (int(t) for t in rng.integers(0, 5, size=2))
+        order = rng.permutation(n)
+        first = sum(1 << int(c) for c in order[:a])
+        second = sum(1 << int(c) for c in order[a : a + b])
+        child_first, child_second = np.zeros(n), np.zeros(n)
+        open_cells = E.solve_mover_finals(first, second, a, b, game, (ptr, cells), values, 0,
+                                          final, passes, child_first, child_second)  # fmt: skip
+        assert open_cells == ((1 << n) - 1) & ~(first | second)
+        for c in range(n):
+            if (open_cells >> c) & 1:
+                bit = 1 << c
+                j = E.solve_index_of(first | bit, second, a + 1, b, n, board.binom, offset)
+                assert child_first[c] == (1.0 if lined(first | bit) else 1.0 + j)  # 1 - V[j, 1]
+                j = E.solve_index_of(first, second | bit, a, b + 1, n, board.binom, offset)
+                assert child_second[c] == (1.0 if lined(second | bit) else 1.0 - j)
+
+
+@pytest.mark.parametrize("rolls", [1, 2, 3, 4])
+def test_the_turns_of_boards_side_by_side_are_each_boards_own_turn(rolls: int) -> None:
+    lanes = E.SOLVE_LANES
+    rng = np.random.default_rng(rolls)
+    final = rng.random((N_HANDS, lanes))
+    passes = rng.random((N_HANDS, lanes)) < rng.random(lanes)  # from few passes to many
+    final[passes] = -1.0
+    y = rng.random(lanes)
+    tables = solver_tables()
+    fixed, per_pass = np.zeros(N_KEEPS * lanes), np.zeros(N_KEEPS * lanes)
+    E.solve_turn_lines(final.ravel(), passes.ravel(), tables, fixed, per_pass,
+                       np.zeros(2 * N_HANDS * lanes))  # fmt: skip
+    out = np.zeros(lanes)
+    E.solve_turn_lanes(fixed, per_pass, y, rolls, tables, np.zeros(N_HANDS * lanes),
+                       np.zeros(2 * N_HANDS * lanes), np.zeros(N_KEEPS * lanes), out)  # fmt: skip
+    for lane in range(lanes):
+        alone, _ = E.solve_turn(np.ascontiguousarray(final[:, lane]),
+                                np.ascontiguousarray(passes[:, lane]), y[lane], rolls, tables,
+                                *turn_work(rolls))  # fmt: skip
+        assert out[lane] == pytest.approx(alone, abs=1e-14)
