@@ -1,14 +1,24 @@
-"""Perfect play as the yardstick: every agent's loss per decision, and its games against perfect.
+"""Perfect play as the yardstick, at full scale: every agent's errors, its games against
+perfect, the reviewers compared, and the two-player findings on solved boards.
 
-    python benchmarks/perfect_yardstick.py --boards 20 --games 10 --out data/yardstick.json
-    python benchmarks/perfect_yardstick.py --tokens 3 --boards 4 --games 4   # a quick look
+    python benchmarks/perfect_yardstick.py --study 20 --boards 20 --log data/perfect/boards.jsonl \
+        --out data/perfect/yardstick.json
+    python benchmarks/perfect_yardstick.py --tokens 3 --study 2 --games 2 --duels 4   # a quick look
 
-Solves ``--boards`` boards dealt from ``--seed`` (one at a time, nothing kept on
-disk), plays ``--games`` self-play games of each agent on each from its start,
-grades every decision exactly (:func:`pinastats.records.yardstick.error_rates`),
-then plays ``perfect`` against each of ``--opponents`` (``--h2h-games`` a board,
-seats swapped every other game). Prints the tables with the load average, and
-writes them with the command, seed and time to ``--out`` when given.
+Deals boards from ``--seed`` (:func:`pinastats.solve.survey.board_seeds`) and
+solves each once, on a pool of ``--processes`` processes (each board on one
+thread, so the games of one board are played while another is solved). The
+first ``--study`` boards are studied while solved
+(:func:`pinastats.records.yardstick.study_board`): ``--games`` self-play games
+of each agent graded exactly, ``--duels`` games of ``perfect`` against each
+opponent, the first ``--reviewed`` games of each agent reviewed by the network
+too. Boards up to ``--boards`` are solved for their start and openings only.
+``--starts 1,3 1,1`` solves the first ``--start-boards`` boards again with each
+vector of starting scores (the fair starting scores). With ``--log`` every board
+is appended to a JSON Lines file as it is done (one file per starting vector:
+``boards.jsonl``, ``boards-start-1-3.jsonl``) and a run given the same file goes
+on where the last one stopped. Prints every table with the load average, and
+writes them with the command, seed, sizes and times to ``--out``.
 """
 
 from __future__ import annotations
@@ -18,54 +28,122 @@ import json
 import os
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
 
 from pinastats.game import GameConfig, Rules
-from pinastats.records.yardstick import error_rates, head_to_head
+from pinastats.records.yardstick import duel_table, error_table, perfect_survey, reviewer_table
+from pinastats.solve.survey import first_player_summary, survey
 
-AGENTS = "random,greedy,ev,strategic,rollout,value,coach,coach(leaf=value,depth=2),perfect"
+AGENTS = ["random", "greedy", "ev", "strategic", "rollout", "value", "coach",
+          "coach(leaf=value,depth=2)", "perfect"]  # fmt: skip
+
+
+def _load() -> str:
+    return f"load {os.getloadavg()[0]:.2f}"
+
+
+def _log(base: str | None, start: tuple[int, int] | None) -> Path | None:
+    """The log of one starting vector: ``boards.jsonl``, ``boards-start-1-3.jsonl``."""
+    if base is None:
+        return None
+    path = Path(base)
+    if start is None:
+        return path
+    return path.with_name(f"{path.stem}-start-{start[0]}-{start[1]}{path.suffix}")
+
+
+def _progress(label: str) -> Any:
+    started = time.perf_counter()
+
+    def report(done: int, total: int) -> None:
+        spent = time.perf_counter() - started
+        print(f"  {label}: {done}/{total} boards, {spent:.0f} s  [{_load()}]", file=sys.stderr,
+              flush=True)  # fmt: skip
+
+    return report
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--agents", default=AGENTS)
-    parser.add_argument("--opponents", default="strategic,value,coach")
-    parser.add_argument("--boards", type=int, default=20)
+    parser.add_argument("--agents", nargs="+", default=AGENTS)
+    parser.add_argument("--opponents", nargs="*", default=["strategic", "value", "coach"])
+    parser.add_argument("--study", type=int, default=20, help="boards studied with games")
+    parser.add_argument("--boards", type=int, default=20, help="boards solved in all")
     parser.add_argument("--games", type=int, default=10, help="self-play games a board an agent")
-    parser.add_argument("--h2h-games", type=int, default=20, help="games a board an opponent")
+    parser.add_argument("--duels", type=int, default=20, help="games a board an opponent")
+    parser.add_argument("--reviewed", type=int, default=2, help="games also reviewed by the net")
+    parser.add_argument("--starts", nargs="*", default=[], help="other starting scores: 1,3 1,1")
+    parser.add_argument("--start-boards", type=int, default=20)
     parser.add_argument("--seed", type=int, default=36)
     parser.add_argument("--tokens", type=int, default=6)
+    parser.add_argument("--processes", type=int, default=len(os.sched_getaffinity(0)))
+    parser.add_argument("--log", default=None)
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
-    config = GameConfig(players=2, rules=Rules(tokens=args.tokens))
+    rules = Rules(tokens=args.tokens)
+    config = GameConfig(players=2, rules=rules)
+    if args.log:
+        Path(args.log).parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-
-    def progress(done: int, total: int) -> None:
-        print(f"  {done}/{total}", file=sys.stderr, flush=True)
-
-    agents = [a for a in args.agents.split(",") if a]
-    table = error_rates(agents, boards=args.boards, games=args.games, seed=args.seed,
-                        config=config, progress=progress)  # fmt: skip
-    print(f"Loss per decision against perfect play, thousandths of a win "
-          f"[load {os.getloadavg()[0]:.2f}]")  # fmt: skip
-    print(table.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
-    duels = []
-    for o in filter(None, args.opponents.split(",")):
-        duels.append(head_to_head(o, boards=args.boards, games=args.h2h_games, seed=args.seed,
-                                  config=config, progress=progress))  # fmt: skip
-    print(f"perfect against each opponent [load {os.getloadavg()[0]:.2f}]")
+    with ProcessPoolExecutor(args.processes) as pool:
+        perfect_survey(
+            args.study, agents=args.agents, games=args.games, opponents=args.opponents,
+            duels=args.duels,
+            reviewed=args.reviewed, seed=args.seed, config=config, executor=pool,
+            log=_log(args.log, None), progress=_progress("studied"),
+        )  # fmt: skip
+        study_seconds = time.perf_counter() - started
+        frame = survey(max(args.boards, args.study), seed=args.seed, config=config, executor=pool,
+                       log=_log(args.log, None), progress=_progress("solved"))  # fmt: skip
+        starts: dict[str, pd.DataFrame] = {}
+        for text in args.starts:
+            vector = tuple(int(x) for x in text.split(","))
+            other = GameConfig(players=2, rules=rules, starting_scores=vector)
+            starts[text] = survey(args.start_boards, seed=args.seed, config=other, executor=pool,
+                                  log=_log(args.log, (vector[0], vector[1])),
+                                  progress=_progress(f"start {text}"))  # fmt: skip
+    seconds = time.perf_counter() - started
+    studied = frame[frame["study"].map(bool)]
+    errors, duels, reviewers = error_table(studied), duel_table(studied), reviewer_table(studied)
+    print(f"Loss per decision against perfect play, thousandths of a win, {len(studied)} boards "
+          f"[{_load()}]")  # fmt: skip
+    print(errors.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
+    print(f"perfect against each opponent [{_load()}]")
     for d in duels:
         print(f"  perfect vs {d.opponent}: {d.score:.1%} [{d.low:.1%}, {d.high:.1%}] over "
               f"{d.games} games (perfect vs perfect from the same seats: "
               f"{d.perfect_vs_perfect:.1%})")  # fmt: skip
-    seconds = time.perf_counter() - started
-    print(f"{seconds:.0f} s")
+    print("The network reviewer against the exact one, same games")
+    print(reviewers.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    summary = first_player_summary(frame)
+    print(f"First player's exact chance over {summary['boards']} boards: {summary['mean']:.2%} "
+          f"[{summary['low']:.2%}, {summary['high']:.2%}], sd {summary['sd']:.2%}, "
+          f"{summary['min']:.2%} to {summary['max']:.2%}")  # fmt: skip
+    start_rows = []
+    base = frame.iloc[: args.start_boards]
+    for text, table in starts.items():
+        s = first_player_summary(table)
+        diff = table["first_chance"].to_numpy() - base["first_chance"].to_numpy()[: len(table)]
+        start_rows.append({"start": text, **s, "change_mean": float(diff.mean())})
+        print(f"  starting scores {text}: {s['mean']:.2%} [{s['low']:.2%}, {s['high']:.2%}] over "
+              f"{s['boards']} boards ({diff.mean():+.2%} against the rulebook's on the same "
+              "boards)")  # fmt: skip
+    print(f"{seconds:.0f} s (studied boards {study_seconds:.0f} s)  [{_load()}]")
     if args.out:
         data = {
             "command": "python benchmarks/perfect_yardstick.py " + " ".join(sys.argv[1:]),
-            "seed": args.seed, "boards": args.boards, "tokens": args.tokens,
-            "seconds": round(seconds), "load": os.getloadavg()[0],
-            "error_rates": table.to_dict("records"), "head_to_head": [asdict(d) for d in duels],
+            "seed": args.seed, "tokens": args.tokens, "studied_boards": len(studied),
+            "boards": len(frame), "games": args.games, "duels": args.duels,
+            "seconds": round(seconds), "study_seconds": round(study_seconds),
+            "processes": args.processes, "load": os.getloadavg()[0],
+            "error_rates": errors.to_dict("records"), "head_to_head": [asdict(d) for d in duels],
+            "reviewers": reviewers.to_dict("records"), "first_player": summary,
+            "starting_scores": start_rows,
         }  # fmt: skip
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump(data, f, indent=1)

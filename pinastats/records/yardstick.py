@@ -1,24 +1,35 @@
 """Perfect play as the yardstick: each agent's errors graded exactly, and its games against it.
 
-On solved boards (dealt from one seed: :func:`pinastats.solve.survey.board_seeds`),
-:func:`error_rates` plays games of each agent against itself from the board's
-start and grades every decision (keep, stop, placement) of both seats by the
-exact solution (:func:`~pinastats.records.review.review_game` with
-``evaluator="exact"``): the loss of chance to win against the best move, in
-thousandths of a win. Each game gives its mean loss per decision; the table
-gives their mean over games with a 95% interval (normal, over games), and the
-pooled figures of :func:`~pinastats.records.review.agent_table` beside it.
+Everything here is measured on solved boards dealt from one seed
+(:func:`pinastats.solve.survey.survey`), each board solved once and studied
+while its solution is at hand (:func:`study_board`):
 
-:func:`head_to_head` plays ``perfect`` against an agent on the same boards, the
-seats swapped every other game, and gives ``perfect``'s score with its Wilson
-interval.
+* **errors**: games of each agent against itself from the board's start, every
+  decision (keep, stop, placement) of both seats graded by the exact solution
+  (:func:`~pinastats.records.review.review_game` with ``evaluator="exact"``):
+  the loss of chance to win against the best move, in thousandths of a win;
+* **duels**: ``perfect`` against each opponent, seats swapped every other game;
+* **reviewers**: the first games of each agent reviewed again by the network,
+  as a player sees it without a solved table, each decision's mark and loss
+  beside the exact one.
+
+:func:`error_table`, :func:`duel_table` and :func:`reviewer_table` turn the
+surveyed rows into tables; :func:`perfect_survey` runs it all (resumable with a
+log, on any executor); :func:`error_rates` and :func:`head_to_head` are the
+one-table shortcuts. Game ``g`` of agent ``a`` on board ``b`` is seeded by
+``SeedSequence([seed, b, a, g])``: the same seed plays the same games, whatever
+runs them.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -28,84 +39,158 @@ from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.records.record import record_game
-from pinastats.records.review import GameReview, agent_table, review_game
+from pinastats.records.review import GameReview, error_rate, review_game
 from pinastats.simulation.stats import Z95, wilson_interval
-from pinastats.solve import SolveError, solve, uncovered
-from pinastats.solve.survey import board_seeds
-from pinastats.solve.table import remember
+from pinastats.solve.solution import Solution
+from pinastats.solve.survey import survey
+
+DUEL_SEED = 1 << 20
+"""Added to an opponent's number in the seeds of the duels (apart from the agents' games)."""
 
 
-def _boards(boards: int, seed: int, config: GameConfig) -> Iterator[Game]:
-    """The dealt boards, one at a time, each solved as it comes.
-
-    A solution is kept in this process only (nothing written): a board's games are
-    played before the next board is solved.
-    """
-    why = uncovered(config)
-    if why is not None:
-        raise SolveError(why)
-    for s in board_seeds(seed, boards):
-        game = Game.new(config=config, seed=s)
-        remember(solve(game, store=False))
-        yield game
+def _count(name: str, value: int, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise PinastatsError(f"{name} must be a whole number of at least {least}, got {value!r}")
+    return value
 
 
-def _check_counts(boards: int, games: int) -> None:
-    for name, value in (("boards", boards), ("games", games)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise PinastatsError(f"{name} must be a whole number of at least 1, got {value!r}")
+def _rng(seed: int, board: int, who: int, game: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence([seed, board, who, game]))
 
 
-def error_rates(
-    agents: Sequence[str],
+def _seat_loss(review: GameReview, seat: int) -> float:
+    """A seat's mean loss per unforced decision in ``review`` (thousandths; NaN without)."""
+    losses = [d.loss for d in review.decisions if d.seat == seat and not d.forced]
+    return 1000 * float(np.mean(losses)) if losses else math.nan
+
+
+def study_board(
+    number: int,
+    start: Game,
+    solution: Solution,
     *,
-    boards: int = 20,
-    games: int = 10,
+    agents: Sequence[str] = (),
+    games: int = 0,
+    opponents: Sequence[str] = (),
+    duels: int = 0,
+    reviewed: int = 0,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """One solved board's games, graded exactly (the ``study`` of :func:`survey`).
+
+    Returns ``{"errors": {agent: [game, ...]}, "duels": {opponent: [game, ...]},
+    "reviewers": {agent: [decision, ...]}}``: per self-play game its
+    ``decisions``, ``loss`` (mean per decision, thousandths) and the ``unforced``
+    decisions' losses (wins); per duel ``[perfect's seat, its score, its exact
+    chance from that seat]``; for the first ``reviewed`` games of each agent,
+    per decision ``[exact loss, exact mark, network loss, network mark]`` and
+    per seat ``[exact, network]`` mean losses.
+    """
+    config = start.config
+    errors: dict[str, list[dict[str, Any]]] = {}
+    reviewers: dict[str, dict[str, list[Any]]] = {}
+    for a, name in enumerate(agents):
+        agent = make_agent(name)
+        rows = errors.setdefault(agent.name, [])
+        for g in range(games):
+            record = record_game(config, [agent, agent], _rng(seed, number, a, g), start=start,
+                                 game_index=number * games + g)  # fmt: skip
+            exact = review_game(record, evaluator="exact")
+            losses = [d.loss for d in exact.decisions]
+            rows.append({
+                "decisions": len(losses),
+                "loss": 1000 * float(np.mean(losses)) if losses else 0.0,
+                "unforced": [round(d.loss, 12) for d in exact.decisions if not d.forced],
+            })  # fmt: skip
+            if g < reviewed:
+                network = review_game(record, evaluator="network", seed=g)
+                pair = reviewers.setdefault(agent.name, {"decisions": [], "seats": []})
+                for e, n in zip(exact.decisions, network.decisions, strict=True):
+                    pair["decisions"].append([round(e.loss, 12), e.mark, round(n.loss, 12),
+                                              n.mark])  # fmt: skip
+                for seat in exact.seats:
+                    pair["seats"].append([_seat_loss(exact, seat), _seat_loss(network, seat)])
+    duel_rows: dict[str, list[list[float]]] = {}
+    if opponents:
+        perfect = make_agent("perfect")
+        chances = solution.chances(start)
+        for o, name in enumerate(opponents):
+            other = make_agent(name)
+            rows_o = duel_rows.setdefault(other.name, [])
+            for g in range(duels):
+                seat = g % 2  # perfect's seat
+                players = [perfect, other] if seat == 0 else [other, perfect]
+                rng = _rng(seed, number, DUEL_SEED + o, g)
+                record = record_game(config, players, rng, start=start,
+                                     game_index=number * duels + g)  # fmt: skip
+                score = 0.5 if record.winner is None else float(record.winner == seat)
+                rows_o.append([seat, score, round(float(chances[seat]), 12)])
+    return {"errors": errors, "duels": duel_rows, "reviewers": reviewers}
+
+
+def perfect_survey(
+    boards: int,
+    *,
+    agents: Sequence[str] = (),
+    games: int = 0,
+    opponents: Sequence[str] = (),
+    duels: int = 0,
+    reviewed: int = 0,
     seed: int = 0,
     config: GameConfig | None = None,
+    executor: Executor | Any | None = None,
+    log: str | Path | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> pd.DataFrame:
-    """Each agent's loss per decision against perfect play, ``games`` self-play games a board.
+    """Solve ``boards`` dealt boards and study each (:func:`study_board`); one row a board.
 
-    Columns: ``agent``, ``games``, ``decisions``, ``loss`` (mean over games of the
-    loss per decision, thousandths of a win) with ``loss_low``/``loss_high`` (95%),
-    then the pooled ``error_rate`` (per unforced decision) with its interval.
+    The rows are :func:`~pinastats.solve.survey.survey`'s, each with its ``study``.
     """
-    _check_counts(boards, games)
-    config = config or GameConfig(players=2)
-    made = [make_agent(name) for name in agents]
-    reviews: list[list[GameReview]] = [[] for _ in made]
-    per_game: list[list[float]] = [[] for _ in made]
-    roots = [np.random.SeedSequence([seed, a]) for a in range(len(made))]
-    total, done = len(made) * boards * games, 0
-    for b, start in enumerate(_boards(boards, seed, config)):
-        for a, agent in enumerate(made):
-            for g in range(games):
-                rng = np.random.default_rng(roots[a].spawn(1)[0])
-                record = record_game(config, [agent, agent], rng, start=start,
-                                     game_index=b * games + g)  # fmt: skip
-                review = review_game(record, evaluator="exact")
-                reviews[a].append(review)
-                losses = [d.loss for d in review.decisions]
-                per_game[a].append(1000 * float(np.mean(losses)) if losses else 0.0)
-                done += 1
-                if progress is not None:
-                    progress(done, total)
-    rows = []
-    for a, agent in enumerate(made):
-        x = np.array(per_game[a])
+    _count("boards", boards, 1)
+    for name, value in (("games", games), ("duels", duels), ("reviewed", reviewed)):
+        _count(name, value, 0)
+    for name in [*agents, *opponents]:
+        make_agent(name)  # refuse a bad name before any board is solved
+    study = partial(study_board, agents=tuple(agents), games=games, opponents=tuple(opponents),
+                    duels=duels, reviewed=reviewed, seed=seed)  # fmt: skip
+    return survey(boards, seed=seed, config=config, executor=executor, log=log,
+                  progress=progress, study=study)  # fmt: skip
+
+
+def error_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """Each agent's loss per decision against perfect play, over the surveyed boards.
+
+    Columns: ``agent``, ``boards``, ``games``, ``decisions``, ``loss`` (mean over
+    games of the loss per decision, thousandths of a win) with
+    ``loss_low``/``loss_high`` (95%, over games), then ``unforced`` and the
+    pooled ``error_rate`` per unforced decision with its interval
+    (:func:`~pinastats.records.review.error_rate`). Best agent first.
+    """
+    per_game: dict[str, list[float]] = {}
+    unforced: dict[str, list[float]] = {}
+    decisions: dict[str, int] = {}
+    boards: dict[str, int] = {}
+    for study in frame["study"]:
+        for agent, rows in study.get("errors", {}).items():
+            boards[agent] = boards.get(agent, 0) + 1
+            for row in rows:
+                per_game.setdefault(agent, []).append(row["loss"])
+                unforced.setdefault(agent, []).extend(row["unforced"])
+                decisions[agent] = decisions.get(agent, 0) + row["decisions"]
+    out = []
+    for agent, losses in per_game.items():
+        x = np.array(losses)
         half = Z95 * float(x.std(ddof=1)) / math.sqrt(x.size) if x.size > 1 else math.nan
-        pooled = agent_table(reviews[a]).iloc[0]
-        rows.append({
-            "agent": agent.name, "games": x.size,
-            "decisions": int(sum(len(r.decisions) for r in reviews[a])),
-            "loss": float(x.mean()), "loss_low": float(x.mean() - half),
-            "loss_high": float(x.mean() + half),
-            "error_rate": float(pooled["error_rate"]),
-            "error_low": float(pooled["error_low"]),
-            "error_high": float(pooled["error_high"]),
+        rate, low, high = error_rate(np.array(unforced[agent]))
+        out.append({
+            "agent": agent, "boards": boards[agent], "games": x.size,
+            "decisions": decisions[agent], "loss": float(x.mean()),
+            "loss_low": float(x.mean() - half), "loss_high": float(x.mean() + half),
+            "unforced": len(unforced[agent]), "error_rate": rate, "error_low": low,
+            "error_high": high,
         })  # fmt: skip
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(out)
+    return table.sort_values("error_rate", kind="stable").reset_index(drop=True) if out else table
 
 
 @dataclass(frozen=True)
@@ -129,6 +214,78 @@ class HeadToHead:
     perfect_vs_perfect: float
 
 
+def duel_table(frame: pd.DataFrame) -> list[HeadToHead]:
+    """``perfect`` against each opponent over the surveyed boards (Wilson intervals)."""
+    rows: dict[str, list[list[float]]] = {}
+    for study in frame["study"]:
+        for opponent, games in study.get("duels", {}).items():
+            rows.setdefault(opponent, []).extend(games)
+    out = []
+    for opponent, games in rows.items():
+        n = len(games)
+        score = sum(g[1] for g in games)
+        low, high = wilson_interval(score, n)
+        expected = sum(g[2] for g in games) / n
+        out.append(HeadToHead(opponent, n, score / n, low, high, expected))
+    return out
+
+
+def reviewer_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The network reviewer against the exact one, on the same games, per graded agent.
+
+    Columns: ``agent``, ``decisions``, ``same_mark`` (share of decisions given the
+    same mark, none included), ``marked_exact`` and ``marked_network`` (share of
+    decisions marked), ``loss_exact`` and ``loss_network`` (mean loss per
+    decision, thousandths), ``seats`` and ``seat_correlation`` (Pearson, of the
+    per-seat mean losses). A last row ``all`` pools the agents.
+    """
+    pooled: dict[str, dict[str, list[Any]]] = {}
+    for study in frame["study"]:
+        for agent, pair in study.get("reviewers", {}).items():
+            p = pooled.setdefault(agent, {"decisions": [], "seats": []})
+            p["decisions"].extend(pair["decisions"])
+            p["seats"].extend(pair["seats"])
+    everything = {
+        "decisions": [d for p in pooled.values() for d in p["decisions"]],
+        "seats": [s for p in pooled.values() for s in p["seats"]],
+    }
+    out = []
+    for agent, p in [*pooled.items(), *([("all", everything)] if pooled else [])]:
+        d, seats = p["decisions"], np.array(p["seats"], dtype=float).reshape(-1, 2)
+        seats = seats[~np.isnan(seats).any(axis=1)]
+        varied = len(seats) > 2 and bool((seats.std(axis=0) > 0).all())
+        corr = float(np.corrcoef(seats[:, 0], seats[:, 1])[0, 1]) if varied else math.nan
+        out.append({
+            "agent": agent, "decisions": len(d),
+            "same_mark": float(np.mean([e[1] == e[3] for e in d])) if d else math.nan,
+            "marked_exact": float(np.mean([bool(e[1]) for e in d])) if d else math.nan,
+            "marked_network": float(np.mean([bool(e[3]) for e in d])) if d else math.nan,
+            "loss_exact": 1000 * float(np.mean([e[0] for e in d])) if d else math.nan,
+            "loss_network": 1000 * float(np.mean([e[2] for e in d])) if d else math.nan,
+            "seats": len(seats), "seat_correlation": corr,
+        })  # fmt: skip
+    return pd.DataFrame(out)
+
+
+def error_rates(
+    agents: Sequence[str],
+    *,
+    boards: int = 20,
+    games: int = 10,
+    seed: int = 0,
+    config: GameConfig | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> pd.DataFrame:
+    """Each agent's loss per decision against perfect play, ``games`` self-play games a board.
+
+    :func:`error_table` of a :func:`perfect_survey` that plays only those games.
+    """
+    _count("games", games, 1)
+    frame = perfect_survey(boards, agents=agents, games=games, seed=seed, config=config,
+                           progress=progress)  # fmt: skip
+    return error_table(frame)
+
+
 def head_to_head(
     opponent: str,
     *,
@@ -145,23 +302,7 @@ def head_to_head(
     at the start of those games (the mean over them: what perfect play against
     perfect play would score from the same seats).
     """
-    _check_counts(boards, games)
-    config = config or GameConfig(players=2)
-    perfect, other = make_agent("perfect"), make_agent(opponent)
-    root = np.random.SeedSequence([seed, 1 << 20])
-    score, expected, n = 0.0, 0.0, 0
-    for b, start in enumerate(_boards(boards, seed, config)):
-        solution = solve(start)
-        chances = solution.chances(start)
-        for g in range(games):
-            seat = g % 2  # perfect's seat
-            agents = [perfect, other] if seat == 0 else [other, perfect]
-            rng = np.random.default_rng(root.spawn(1)[0])
-            record = record_game(config, agents, rng, start=start, game_index=b * games + g)
-            score += 0.5 if record.winner is None else float(record.winner == seat)
-            expected += chances[seat]
-            n += 1
-            if progress is not None:
-                progress(n, boards * games)
-    low, high = wilson_interval(score, n)
-    return HeadToHead(other.name, n, score / n, low, high, expected / n)
+    _count("games", games, 1)
+    frame = perfect_survey(boards, opponents=[opponent], duels=games, seed=seed, config=config,
+                           progress=progress)  # fmt: skip
+    return duel_table(frame)[0]

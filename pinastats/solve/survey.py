@@ -8,6 +8,11 @@ returns one row per board. ``executor=`` takes any
 :func:`~pinastats.simulation.simulate` does; each task solves one board on one
 thread. With ``log=`` every finished board is appended to a JSON Lines file as
 one line, and a run given the same file starts where the last one stopped.
+
+Each row also gives the first player's chance after her opening token on each
+cell (what a coaster is worth at the start, under perfect play), and ``study=``
+runs more work on each board while its solution is at hand (games graded
+exactly, :mod:`pinastats.records.yardstick`): what it returns is kept in the row.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import math
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, as_completed
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +33,15 @@ from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.solve.board import SolvedBoard, SolveError, uncovered
-from pinastats.solve.table import cached, solve
+from pinastats.solve.solution import Solution
+from pinastats.solve.table import cached, remember, solve
 
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
+
+Study = Callable[[int, Game, Solution], dict[str, Any]]
+"""Work on one board while its solution is at hand: called with the board's number, its
+start and its solution; what it returns (JSON-ready) is kept in the board's row."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +55,9 @@ class BoardResult:
         coasters: the coaster on each cell, by name, row-major.
         first_chance: the first player's exact chance to win at the start.
         seconds: the solve's wall time (0 when the table was kept already).
+        openings: the first player's chance after her first token on each cell,
+            row-major (the value of an opening placement there).
+        study: what the survey's ``study`` returned for this board.
     """
 
     board: int
@@ -53,6 +66,8 @@ class BoardResult:
     coasters: tuple[str, ...]
     first_chance: float
     seconds: float
+    openings: tuple[float, ...] = ()
+    study: dict[str, Any] = field(default_factory=dict)
 
 
 def board_seeds(seed: int, boards: int) -> list[int]:
@@ -61,11 +76,18 @@ def board_seeds(seed: int, boards: int) -> list[int]:
     return [int(c.generate_state(1, dtype=np.uint64)[0]) for c in children]
 
 
-def solve_board(config: GameConfig, number: int, seed: int, workers: int | None = 1) -> BoardResult:
-    """Deal board ``number`` from ``seed`` and solve it (on ``workers`` threads).
+def solve_board(
+    config: GameConfig,
+    number: int,
+    seed: int,
+    workers: int | None = 1,
+    study: Study | None = None,
+) -> BoardResult:
+    """Deal board ``number`` from ``seed``, solve it (on ``workers`` threads) and study it.
 
-    A kept table is read back; a new solve is not kept (a survey wants the chance at
-    the start, not 74 MB a board in the cache folder).
+    A kept table is read back; a new solve is not kept on disk (a survey wants the
+    chance at the start, not 74 MB a board in the cache folder), only in this
+    process while ``study`` runs (the ``perfect`` agent and exact reviews find it).
     """
     game = Game.new(config=config, seed=seed)
     started = time.perf_counter()
@@ -74,8 +96,12 @@ def solve_board(config: GameConfig, number: int, seed: int, workers: int | None 
     if solution is None:
         solution = solve(game, workers=workers, store=False)
         seconds = time.perf_counter() - started
+        remember(solution)
     names = tuple(game.coaster(c).name for c in range(config.layout.n_cells))
-    return BoardResult(number, seed, solution.digest, names, solution.start_chance, seconds)
+    openings = tuple(round(float(v), 12) for v in solution.analyse(game).cell_value)
+    extra = {} if study is None else study(number, game, solution)
+    return BoardResult(number, seed, solution.digest, names, solution.start_chance, seconds,
+                       openings, extra)  # fmt: skip
 
 
 def _read_log(path: Path) -> dict[int, BoardResult]:
@@ -86,7 +112,9 @@ def _read_log(path: Path) -> dict[int, BoardResult]:
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
             row = json.loads(line)
-            result = BoardResult(**{**row, "coasters": tuple(row["coasters"])})
+            row["coasters"] = tuple(row["coasters"])
+            row["openings"] = tuple(row.get("openings", ()))
+            result = BoardResult(**row)
         except (ValueError, TypeError, KeyError):
             continue
         done[result.board] = result
@@ -101,11 +129,17 @@ def survey(
     executor: Executor | Any | None = None,
     log: str | Path | None = None,
     progress: Callable[[int, int], None] | None = None,
+    study: Study | None = None,
 ) -> pd.DataFrame:
     """Solve ``boards`` dealt boards; one row per board (:class:`BoardResult`'s fields).
 
     Without ``executor`` the boards are solved one after the other, each on every
-    core. A board whose table is kept is read back, not solved again.
+    core; with one, each task solves a board on one thread (a process pool of as
+    many processes as cores keeps every core busy through ``study`` too). A board
+    whose table is kept is read back, not solved again. ``study`` must pickle
+    for a process pool or a cluster (a module's function, or a
+    :func:`functools.partial` of one). One log holds one survey: its rows are
+    taken as done, whatever ``study`` made them.
     """
     if isinstance(boards, bool) or not isinstance(boards, int) or boards < 1:
         raise PinastatsError(f"boards must be a whole number of at least 1, got {boards!r}")
@@ -135,9 +169,9 @@ def survey(
 
     if executor is None:
         for k in todo:
-            finished(solve_board(config, k, seeds[k], workers=None))
+            finished(solve_board(config, k, seeds[k], workers=None, study=study))
     else:
-        jobs = [executor.submit(solve_board, config, k, seeds[k]) for k in todo]
+        jobs = [executor.submit(solve_board, config, k, seeds[k], 1, study) for k in todo]
         for job in _completed(executor, jobs):
             finished(job.result())
     frame = pd.DataFrame([asdict(done[k]) for k in range(boards)])

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from pinastats.dice.hands import hand_tuples
 from pinastats.game import Game, GameConfig, Rules
 from pinastats.solve import SolveError, solve
 from pinastats.solve.survey import board_seeds, first_player_summary, survey
@@ -48,3 +49,37 @@ def test_the_summary_states_the_interval_and_the_boards_needed() -> None:
 def test_a_survey_refuses_what_the_solver_does_not_cover() -> None:
     with pytest.raises(SolveError, match="Happy Hour"):
         survey(2, config=GameConfig(rules=Rules(happy_hour=True)))
+
+
+def test_each_opening_is_the_chance_after_that_first_token() -> None:
+    frame = survey(1, seed=2, config=SMALL)
+    start = Game.new(config=SMALL, seed=board_seeds(2, 1)[0])
+    solution = solve(start, store=False)
+    openings = frame["openings"][0]
+    assert len(openings) == SMALL.layout.n_cells
+    hands = list(hand_tuples())
+    for cell in range(SMALL.layout.n_cells):
+        dice = next(h for h in hands if cell in start.legal_cells(h))
+        after = start.copy()
+        after.place(cell, dice)
+        assert openings[cell] == pytest.approx(
+            solution.chances(after)[start.first_player], abs=1e-9
+        )
+    assert frame["first_chance"][0] <= max(openings) + 1e-12  # no start beats every opening
+
+
+def test_a_study_runs_on_each_board_while_it_is_solved(tmp_path: Path) -> None:
+    seen: list[tuple[int, float]] = []
+
+    def study(number: int, start: Game, solution: object) -> dict[str, object]:
+        chance = solve(start).start_chance  # found in memory, not solved again
+        seen.append((number, chance))
+        return {"number": number, "chance": chance}
+
+    log = tmp_path / "boards.jsonl"
+    frame = survey(2, seed=6, config=SMALL, study=study, log=log)
+    assert [row["number"] for row in frame["study"]] == [0, 1]
+    assert [c for _, c in seen] == pytest.approx(frame["first_chance"].tolist(), abs=1e-7)
+    again = survey(2, seed=6, config=SMALL, study=study, log=log)  # read back, not studied again
+    assert len(seen) == 2
+    assert again["study"].tolist() == frame["study"].tolist()

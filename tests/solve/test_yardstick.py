@@ -1,11 +1,24 @@
-"""Perfect play as the yardstick: exact error rates and games against perfect play."""
+"""Perfect play as the yardstick: exact error rates, games against perfect play, the reviewers."""
 
 from __future__ import annotations
 
+import json
+import math
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
 import pytest
 
+from pinastats.errors import PinastatsError
 from pinastats.game import GameConfig, Rules
-from pinastats.records.yardstick import error_rates, head_to_head
+from pinastats.records.yardstick import (
+    duel_table,
+    error_rates,
+    error_table,
+    head_to_head,
+    perfect_survey,
+    reviewer_table,
+)
 
 SMALL = GameConfig(rules=Rules(tokens=3))
 
@@ -18,7 +31,9 @@ def test_perfect_loses_nothing_and_random_loses_most() -> None:
     assert rate["perfect"] == pytest.approx(0.0, abs=1e-3)
     assert loss["random"] > loss["ev"] > loss["perfect"]
     assert (table["games"] == 4).all()
+    assert (table["boards"] == 2).all()
     assert (table["loss_low"] <= table["loss"]).all()
+    assert table["agent"].iloc[0] == "perfect"  # best first
 
 
 def test_head_to_head_scores_perfect_against_an_agent() -> None:
@@ -26,3 +41,33 @@ def test_head_to_head_scores_perfect_against_an_agent() -> None:
     assert result.games == 6
     assert result.low <= result.score <= result.high
     assert 0.0 < result.perfect_vs_perfect < 1.0
+
+
+def test_one_study_a_board_gives_every_table_the_same_on_any_executor(tmp_path: Path) -> None:
+    kwargs = {"agents": ["strategic", "perfect"], "games": 2, "opponents": ["greedy"],
+              "duels": 2, "reviewed": 1, "seed": 5, "config": SMALL}  # fmt: skip
+    plain = perfect_survey(2, **kwargs)  # type: ignore[arg-type]
+    with ThreadPoolExecutor(2) as pool:
+        pooled = perfect_survey(2, executor=pool, log=tmp_path / "b.jsonl", **kwargs)  # type: ignore[arg-type]
+    assert plain["study"].tolist() == pooled["study"].tolist()
+    rows = [json.loads(line) for line in (tmp_path / "b.jsonl").read_text().splitlines()]
+    assert sorted(r["board"] for r in rows) == [0, 1]
+    duels = duel_table(plain)
+    assert [(d.opponent, d.games) for d in duels] == [("greedy", 4)]
+    reviewers = {str(r["agent"]): r for r in reviewer_table(plain).to_dict("records")}
+    assert float(reviewers["perfect"]["loss_exact"]) == pytest.approx(0.0, abs=1e-6)
+    assert reviewers["all"]["decisions"] == sum(
+        r["decisions"] for a, r in reviewers.items() if a != "all"
+    )
+    assert 0.0 <= float(reviewers["all"]["same_mark"]) <= 1.0
+    table = error_table(plain)
+    errors = dict(zip(table["agent"], table["error_rate"].astype(float), strict=True))
+    assert errors["perfect"] == pytest.approx(0.0, abs=1e-6)
+    assert not math.isnan(errors["strategic"])
+
+
+def test_a_bad_name_or_count_is_refused_before_any_solve() -> None:
+    with pytest.raises(PinastatsError, match="nobody"):
+        perfect_survey(1, agents=["nobody"], games=1, config=SMALL)
+    with pytest.raises(PinastatsError, match="duels"):
+        perfect_survey(1, duels=-1, config=SMALL)
