@@ -1,8 +1,8 @@
 """Perfect play as the yardstick, at full scale: every agent's errors, its games against
 perfect, the reviewers compared, and the two-player findings on solved boards.
 
-    python benchmarks/perfect_yardstick.py --study 20 --boards 20 --log data/perfect/boards.jsonl \
-        --out data/perfect/yardstick.json
+    python benchmarks/perfect_yardstick.py --study 20 --boards 20 --starts 1,1 1,3 \
+        --log data/perfect/boards.jsonl --out data/perfect-play.json
     python benchmarks/perfect_yardstick.py --tokens 3 --study 2 --games 2 --duels 4   # a quick look
 
 Deals boards from ``--seed`` (:func:`pinastats.solve.survey.board_seeds`) and
@@ -18,7 +18,8 @@ vector of starting scores (the fair starting scores). With ``--log`` every board
 is appended to a JSON Lines file as it is done (one file per starting vector:
 ``boards.jsonl``, ``boards-start-1-3.jsonl``) and a run given the same file goes
 on where the last one stopped. Prints every table with the load average, and
-writes them with the command, seed, sizes and times to ``--out``.
+writes them with the command, seed, sizes and times to ``--out`` (the file
+:func:`pinastats.balance.perfect.perfect_play` reads).
 """
 
 from __future__ import annotations
@@ -29,12 +30,12 @@ import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from pinastats.balance.perfect import summary_data
 from pinastats.game import GameConfig, Rules
 from pinastats.records.yardstick import duel_table, error_table, perfect_survey, reviewer_table
 from pinastats.solve.survey import first_player_summary, survey
@@ -100,11 +101,11 @@ def main() -> None:
         study_seconds = time.perf_counter() - started
         frame = survey(max(args.boards, args.study), seed=args.seed, config=config, executor=pool,
                        log=_log(args.log, None), progress=_progress("solved"))  # fmt: skip
-        starts: dict[str, pd.DataFrame] = {}
+        starts: dict[tuple[int, ...], pd.DataFrame] = {}
         for text in args.starts:
             vector = tuple(int(x) for x in text.split(","))
             other = GameConfig(players=2, rules=rules, starting_scores=vector)
-            starts[text] = survey(args.start_boards, seed=args.seed, config=other, executor=pool,
+            starts[vector] = survey(args.start_boards, seed=args.seed, config=other, executor=pool,
                                   log=_log(args.log, (vector[0], vector[1])),
                                   progress=_progress(f"start {text}"))  # fmt: skip
     seconds = time.perf_counter() - started
@@ -124,29 +125,28 @@ def main() -> None:
     print(f"First player's exact chance over {summary['boards']} boards: {summary['mean']:.2%} "
           f"[{summary['low']:.2%}, {summary['high']:.2%}], sd {summary['sd']:.2%}, "
           f"{summary['min']:.2%} to {summary['max']:.2%}")  # fmt: skip
-    start_rows = []
-    base = frame.iloc[: args.start_boards]
-    for text, table in starts.items():
+    for vector, table in starts.items():
         s = first_player_summary(table)
-        diff = table["first_chance"].to_numpy() - base["first_chance"].to_numpy()[: len(table)]
-        start_rows.append({"start": text, **s, "change_mean": float(diff.mean())})
-        print(f"  starting scores {text}: {s['mean']:.2%} [{s['low']:.2%}, {s['high']:.2%}] over "
-              f"{s['boards']} boards ({diff.mean():+.2%} against the rulebook's on the same "
+        diff = table["first_chance"].to_numpy() - frame["first_chance"].to_numpy()[: len(table)]
+        print(f"  starting scores {vector}: {s['mean']:.2%} [{s['low']:.2%}, {s['high']:.2%}] "
+              f"over {s['boards']} boards ({diff.mean():+.2%} against the rulebook's on the same "
               "boards)")  # fmt: skip
     print(f"{seconds:.0f} s (studied boards {study_seconds:.0f} s)  [{_load()}]")
     if args.out:
-        data = {
+        about = {
             "command": "python benchmarks/perfect_yardstick.py " + " ".join(sys.argv[1:]),
             "seed": args.seed, "tokens": args.tokens, "studied_boards": len(studied),
             "boards": len(frame), "games": args.games, "duels": args.duels,
+            "reviewed": args.reviewed, "agents": args.agents, "opponents": args.opponents,
             "seconds": round(seconds), "study_seconds": round(study_seconds),
-            "processes": args.processes, "load": os.getloadavg()[0],
-            "error_rates": errors.to_dict("records"), "head_to_head": [asdict(d) for d in duels],
-            "reviewers": reviewers.to_dict("records"), "first_player": summary,
-            "starting_scores": start_rows,
+            "solve_seconds": round(float(frame["seconds"].mean()), 1),
+            "processes": args.processes, "load": round(os.getloadavg()[0], 2),
+            "written": time.strftime("%Y-%m-%d"),
         }  # fmt: skip
+        data = summary_data(frame, starts, errors, duels, reviewers, about)
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump(data, f, indent=1)
+            f.write("\n")
 
 
 if __name__ == "__main__":

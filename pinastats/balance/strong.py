@@ -193,7 +193,9 @@ def comparisons(sp: StrongPlay | None = None) -> pd.DataFrame:
     eff = {a: co[co["agent"] == a].set_index("coaster")["effect"] for a in AGENTS}
     names = dict(zip(co["coaster"], co["combination"], strict=False))
     best = {a: str(names[str(eff[a].idxmax())]) for a in AGENTS}
-    worst = {a: _group(sorted(names[str(c)] for c in eff[a].nsmallest(6).index)) for a in AGENTS}
+    worst = {
+        a: coaster_group(sorted(names[str(c)] for c in eff[a].nsmallest(6).index)) for a in AGENTS
+    }
     rho = float(eff[AGENTS[0]].rank().corr(eff[AGENTS[1]].reindex(eff[AGENTS[0]].index).rank()))
     rows.append(
         {
@@ -219,8 +221,8 @@ def comparisons(sp: StrongPlay | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _group(names: list[str]) -> str:
-    """``the six pairs`` when ``names`` are the pairs, else the names."""
+def coaster_group(names: list[str]) -> str:
+    """``the six pairs`` when ``names`` are the pairs, else the names (comma-separated)."""
     if all(n.startswith("Pair of") for n in names):
         return f"the {len(names)} pairs" if len(names) != 6 else "the six pairs"
     return ", ".join(names)
