@@ -79,12 +79,14 @@ def study_board(
     """One solved board's games, graded exactly (the ``study`` of :func:`survey`).
 
     Returns ``{"errors": {agent: [game, ...]}, "duels": {opponent: [game, ...]},
-    "reviewers": {agent: [decision, ...]}}``: per self-play game its
-    ``decisions``, ``loss`` (mean per decision, thousandths) and the ``unforced``
-    decisions' losses (wins); per duel ``[perfect's seat, its score, its exact
-    chance from that seat]``; for the first ``reviewed`` games of each agent,
-    per decision ``[exact loss, exact mark, network loss, network mark]`` and
-    per seat ``[exact, network]`` mean losses.
+    "reviewers": {agent: {...}}}``: per self-play game its ``decisions``,
+    ``loss`` (mean per decision, thousandths), the ``unforced`` decisions'
+    losses (wins) and its ``positions``, each turn's start as a position line
+    (:func:`~pinastats.game.notation_of`) with the mover's exact chance; per
+    duel ``[perfect's seat, its score, its exact chance from that seat]``; for
+    the first ``reviewed`` games of each agent, per decision ``[exact loss,
+    exact mark, network loss, network mark]``, per seat ``[exact, network]``
+    mean losses, and per turn start ``[exact, network]`` chances of the mover.
     """
     config = start.config
     errors: dict[str, list[dict[str, Any]]] = {}
@@ -101,15 +103,23 @@ def study_board(
                 "decisions": len(losses),
                 "loss": 1000 * float(np.mean(losses)) if losses else 0.0,
                 "unforced": [round(d.loss, 12) for d in exact.decisions if not d.forced],
+                "positions": [
+                    [line, round(start[2], 9)]
+                    for (_, line), start in zip(exact.positions, exact.starts, strict=True)
+                ],
             })  # fmt: skip
             if g < reviewed:
                 network = review_game(record, evaluator="network", seed=g)
-                pair = reviewers.setdefault(agent.name, {"decisions": [], "seats": []})
+                pair = reviewers.setdefault(
+                    agent.name, {"decisions": [], "seats": [], "starts": []}
+                )
                 for e, n in zip(exact.decisions, network.decisions, strict=True):
                     pair["decisions"].append([round(e.loss, 12), e.mark, round(n.loss, 12),
                                               n.mark])  # fmt: skip
                 for seat in exact.seats:
                     pair["seats"].append([_seat_loss(exact, seat), _seat_loss(network, seat)])
+                for e_start, n_start in zip(exact.starts, network.starts, strict=True):
+                    pair["starts"].append([round(e_start[2], 9), round(n_start[2], 9)])
     duel_rows: dict[str, list[list[float]]] = {}
     if opponents:
         perfect = make_agent("perfect")
