@@ -19,7 +19,9 @@ is appended to a JSON Lines file as it is done (one file per starting vector:
 ``boards.jsonl``, ``boards-start-1-3.jsonl``) and a run given the same file goes
 on where the last one stopped. Prints every table with the load average, and
 writes them with the command, seed, sizes and times to ``--out`` (the file
-:func:`pinastats.balance.perfect.perfect_play` reads).
+:func:`pinastats.balance.perfect.perfect_play` reads). ``--update FILE ...``
+only rewrites the tables after the ``<!-- table: perfect-... -->`` markers of
+the docs from the shipped file.
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from typing import Any
 
 import pandas as pd
 
-from pinastats.balance.perfect import summary_data
+from pinastats.balance.perfect import doc_tables, summary_data
+from pinastats.balance.strong import update_tables
 from pinastats.game import GameConfig, Rules
 from pinastats.records.yardstick import duel_table, error_table, perfect_survey, reviewer_table
 from pinastats.solve.survey import first_player_summary, survey
@@ -85,7 +88,17 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=len(os.sched_getaffinity(0)))
     parser.add_argument("--log", default=None)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--update", nargs="+", type=Path, metavar="FILE",
+                        help="only rewrite the perfect-play tables after each FILE's markers, "
+                        "from the shipped data/perfect-play.json")  # fmt: skip
     args = parser.parse_args()
+    if args.update:
+        tables = doc_tables()
+        for path in args.update:
+            path.write_text(update_tables(path.read_text(encoding="utf-8"), tables),
+                            encoding="utf-8")  # fmt: skip
+            print(f"updated {path}")
+        return
     rules = Rules(tokens=args.tokens)
     config = GameConfig(players=2, rules=rules)
     if args.log:

@@ -24,7 +24,14 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from pinastats.balance.strong import AGENTS, data_path, doc_tables, markdown, strong_play
+from pinastats.balance.strong import (
+    AGENTS,
+    data_path,
+    doc_tables,
+    markdown,
+    strong_play,
+    update_tables,
+)
 
 PLAYERS = (2, 3, 4)
 SEEDS = {"seats": 2901, "starting scores": 2902, "coasters": 2903, "what-if": 2904, "check": 2905}
@@ -169,22 +176,6 @@ def summary(folder: Path) -> dict[str, Any]:
         "coasters": coasters,
         "what_if": what,
     }
-
-
-def update_tables(text: str, tables: dict[str, Any]) -> str:
-    """``text`` with the Markdown table after each ``<!-- table: NAME -->`` line replaced."""
-    lines = text.split("\n")
-    out: list[str] = []
-    i = 0
-    while i < len(lines):
-        out.append(lines[i])
-        name = lines[i].removeprefix("<!-- table: ").removesuffix(" -->")
-        i += 1
-        if lines[i - 1].startswith("<!-- table: "):
-            while i < len(lines) and lines[i].startswith("|"):
-                i += 1
-            out.append(markdown(tables[name]))
-    return "\n".join(out)
 
 
 def main() -> None:

@@ -323,3 +323,86 @@ def _holds(agent: int, perfect: int) -> str:
     if agent == 0 or perfect == 0:
         return "changes (even under one only)"
     return "changes (reversed)"
+
+
+# ------------------------------------------------------------------ the docs' tables
+
+
+def _ci(mean: float, low: float, high: float, scale: float = 100.0, digits: int = 1) -> str:
+    """``51.8% [51.3, 52.3]`` (``scale`` 100) or ``2.5 [1.9, 3.1]`` (``scale`` 1)."""
+    unit = "%" if scale == 100.0 else ""
+    return (f"{scale * mean:.{digits}f}{unit} [{scale * low:.{digits}f}, "
+            f"{scale * high:.{digits}f}]")  # fmt: skip
+
+
+def doc_tables(
+    pp: PerfectPlay | None = None, sp: StrongPlay | None = None
+) -> dict[str, pd.DataFrame]:
+    """The perfect-play tables of the docs (``docs/solved-game.md``, the README), by name."""
+    pp = perfect_play() if pp is None else pp
+    sp = strong_play() if sp is None else sp
+    fp = first_player(pp)
+    first = pd.DataFrame([{
+        "boards": int(fp["boards"]),
+        "first player's exact chance (mean, 95%)": _ci(fp["mean"], fp["low"], fp["high"], digits=2),
+        "spread (sd)": f"{100 * fp['sd']:.2f} points",
+        "least and most": f"{100 * fp['min']:.2f}% to {100 * fp['max']:.2f}%",
+        "boards for ±0.3 points": f"{fp['boards_for_0_3_points']:,}",
+    }])  # fmt: skip
+    extremes = extreme_boards(pp, min(3, len(pp.boards) // 2)).assign(
+        first_chance=lambda f: f["first_chance"].map(lambda x: f"{100 * x:.2f}%")
+    )[["kind", "board", "first_chance", "grid"]]
+    starts = starting_scores_table(pp)
+    start_rows = [{
+        "starting scores": f"({r['starting_scores']})" + (" rulebook" if tuple(
+            int(x) for x in r["starting_scores"].split(", ")) == RULEBOOK else ""),
+        "boards": r["boards"],
+        "first player's exact chance": _ci(r["first_chance"], r["low"], r["high"]),
+        "change on the same boards": "-" if r["change"] == 0 else
+        _ci(r["change"], r["change_low"], r["change_high"]).replace("%", " points"),
+    } for r in starts.to_dict("records")]  # fmt: skip
+    worth = coaster_worth(pp)
+    ranks = {}
+    for agent in AGENTS:
+        c = sp.coasters[sp.coasters["agent"] == agent].sort_values("effect", ascending=False)
+        ranks[agent] = {k: i + 1 for i, k in enumerate(c["coaster"])}
+    coasters = pd.DataFrame([{
+        "rank": r["rank"], "coaster": r["name"], "boards": r["boards"],
+        "opening token's worth (points)": _ci(r["worth"], r["low"], r["high"]).replace("%", ""),
+        **{f"rank under `{a}`": ranks[a].get(r["coaster"], "-") for a in AGENTS},
+    } for r in worth.to_dict("records")])  # fmt: skip
+    errors = pd.DataFrame([{
+        "agent": f"`{r['agent']}`", "games": r["games"], "decisions": r["decisions"],
+        "loss per decision": _ci(r["loss"], r["loss_low"], r["loss_high"], 1.0),
+        "loss per unforced decision": _ci(r["error_rate"], r["error_low"], r["error_high"], 1.0),
+    } for r in pp.error_rates.to_dict("records")])  # fmt: skip
+    duels = pd.DataFrame([{
+        "`perfect` against": f"`{r['opponent']}`", "games": r["games"],
+        "`perfect`'s score": _ci(r["score"], r["low"], r["high"]),
+        "`perfect` against itself, same seats": f"{100 * r['perfect_vs_perfect']:.1f}%",
+    } for r in pp.head_to_head.to_dict("records")])  # fmt: skip
+    reviewers = pd.DataFrame([{
+        "graded agent": f"`{r['agent']}`" if r["agent"] != "all" else "all",
+        "decisions": r["decisions"], "same mark": f"{100 * r['same_mark']:.0f}%",
+        "marked (exact)": f"{100 * r['marked_exact']:.1f}%",
+        "marked (network)": f"{100 * r['marked_network']:.1f}%",
+        "loss a decision, exact / network": f"{r['loss_exact']:.1f} / {r['loss_network']:.1f}",
+        "seat error rates' correlation": f"{r['seat_correlation']:.2f}",
+        "network's chance at a turn start, mean distance": f"{r.get('start_error', math.nan):.3f}",
+    } for r in pp.reviewers.to_dict("records")])  # fmt: skip
+    verdicts = comparisons(pp, sp).rename(columns={
+        "finding": "finding (two players)", BASELINE: f"`{BASELINE}` self-play",
+        STRONG: f"`{STRONG}` self-play", PERFECT: "perfect play (solved boards)",
+        f"verdict_{BASELINE}": f"`{BASELINE}`'s finding",
+        f"verdict_{STRONG}": f"`{STRONG}`'s finding",
+    })  # fmt: skip
+    return {
+        "perfect-first-player": first,
+        "perfect-extreme-boards": extremes,
+        "perfect-starting-scores": pd.DataFrame(start_rows),
+        "perfect-coasters": coasters,
+        "perfect-errors": errors,
+        "perfect-duels": duels,
+        "perfect-reviewers": reviewers,
+        "perfect-verdicts": verdicts,
+    }

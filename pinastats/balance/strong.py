@@ -498,3 +498,23 @@ def doc_tables(sp: StrongPlay) -> dict[str, pd.DataFrame]:
         "verdicts": comparisons(sp),
         "headline": headline_table(sp),
     }
+
+
+def update_tables(text: str, tables: dict[str, Any]) -> str:
+    """``text`` with the Markdown table after each ``<!-- table: NAME -->`` line replaced.
+
+    Markers of names that ``tables`` lacks are left as they are (a page may hold the
+    tables of several sources).
+    """
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        out.append(lines[i])
+        name = lines[i].removeprefix("<!-- table: ").removesuffix(" -->")
+        i += 1
+        if lines[i - 1].startswith("<!-- table: ") and name in tables:
+            while i < len(lines) and lines[i].startswith("|"):
+                i += 1
+            out.append(markdown(tables[name]))
+    return "\n".join(out)

@@ -247,21 +247,22 @@ def reviewer_table(frame: pd.DataFrame) -> pd.DataFrame:
     same mark, none included), ``marked_exact`` and ``marked_network`` (share of
     decisions marked), ``loss_exact`` and ``loss_network`` (mean loss per
     decision, thousandths), ``seats`` and ``seat_correlation`` (Pearson, of the
-    per-seat mean losses). A last row ``all`` pools the agents.
+    per-seat mean losses), ``starts`` and ``start_error`` (the mean distance
+    between the network's chance for the mover at a turn's start and the exact
+    one). A last row ``all`` pools the agents.
     """
     pooled: dict[str, dict[str, list[Any]]] = {}
     for study in frame["study"]:
         for agent, pair in study.get("reviewers", {}).items():
-            p = pooled.setdefault(agent, {"decisions": [], "seats": []})
-            p["decisions"].extend(pair["decisions"])
-            p["seats"].extend(pair["seats"])
-    everything = {
-        "decisions": [d for p in pooled.values() for d in p["decisions"]],
-        "seats": [s for p in pooled.values() for s in p["seats"]],
-    }
+            p = pooled.setdefault(agent, {"decisions": [], "seats": [], "starts": []})
+            for key in p:
+                p[key].extend(pair.get(key, []))
+    everything = {key: [x for p in pooled.values() for x in p[key]]
+                  for key in ("decisions", "seats", "starts")}  # fmt: skip
     out = []
     for agent, p in [*pooled.items(), *([("all", everything)] if pooled else [])]:
         d, seats = p["decisions"], np.array(p["seats"], dtype=float).reshape(-1, 2)
+        starts = np.array(p["starts"], dtype=float).reshape(-1, 2)
         seats = seats[~np.isnan(seats).any(axis=1)]
         varied = len(seats) > 2 and bool((seats.std(axis=0) > 0).all())
         corr = float(np.corrcoef(seats[:, 0], seats[:, 1])[0, 1]) if varied else math.nan
@@ -272,7 +273,9 @@ def reviewer_table(frame: pd.DataFrame) -> pd.DataFrame:
             "marked_network": float(np.mean([bool(e[3]) for e in d])) if d else math.nan,
             "loss_exact": 1000 * float(np.mean([e[0] for e in d])) if d else math.nan,
             "loss_network": 1000 * float(np.mean([e[2] for e in d])) if d else math.nan,
-            "seats": len(seats), "seat_correlation": corr,
+            "seats": len(seats), "seat_correlation": corr, "starts": len(starts),
+            "start_error": float(np.abs(starts[:, 0] - starts[:, 1]).mean()) if len(starts)
+            else math.nan,
         })  # fmt: skip
     return pd.DataFrame(out)
 
