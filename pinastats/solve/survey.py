@@ -104,6 +104,15 @@ def solve_board(
                        openings, extra)  # fmt: skip
 
 
+def read_survey(path: str | Path) -> pd.DataFrame:
+    """The boards a survey's log holds, one row each in board order (:class:`BoardResult`)."""
+    where = Path(path)
+    if not where.is_file():
+        raise SolveError(f"no survey log at {str(path)!r}")
+    done = _read_log(where)
+    return pd.DataFrame([asdict(done[k]) for k in sorted(done)])
+
+
 def _read_log(path: Path) -> dict[int, BoardResult]:
     """The boards a log holds (a last line cut short by a stop is ignored)."""
     done: dict[int, BoardResult] = {}
