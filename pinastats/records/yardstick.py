@@ -172,7 +172,8 @@ def error_table(frame: pd.DataFrame) -> pd.DataFrame:
 
     Columns: ``agent``, ``boards``, ``games``, ``decisions``, ``loss`` (mean over
     games of the loss per decision, thousandths of a win) with
-    ``loss_low``/``loss_high`` (95%, over games), then ``unforced`` and the
+    ``loss_low``/``loss_high`` (95%, over games; not below 0: a loss never is),
+    then ``unforced`` and the
     pooled ``error_rate`` per unforced decision with its interval
     (:func:`~pinastats.records.review.error_rate`). Best agent first.
     """
@@ -195,7 +196,7 @@ def error_table(frame: pd.DataFrame) -> pd.DataFrame:
         out.append({
             "agent": agent, "boards": boards[agent], "games": x.size,
             "decisions": decisions[agent], "loss": float(x.mean()),
-            "loss_low": float(x.mean() - half), "loss_high": float(x.mean() + half),
+            "loss_low": max(float(x.mean() - half), 0.0), "loss_high": float(x.mean() + half),
             "unforced": len(unforced[agent]), "error_rate": rate, "error_low": low,
             "error_high": high,
         })  # fmt: skip
