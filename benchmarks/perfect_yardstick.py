@@ -40,6 +40,8 @@ import pandas as pd
 from pinastats.balance.perfect import doc_tables, summary_data
 from pinastats.balance.strong import update_tables
 from pinastats.game import GameConfig, Rules
+from pinastats.ratings.bradley_terry import place_against
+from pinastats.ratings.document import strength_ladder
 from pinastats.records.yardstick import duel_table, error_table, perfect_survey, reviewer_table
 from pinastats.solve.survey import first_player_summary, survey
 
@@ -70,6 +72,19 @@ def _progress(label: str) -> Any:
               flush=True)  # fmt: skip
 
     return report
+
+
+def _ladder(duels: list[Any]) -> dict[str, Any]:
+    """``perfect`` placed on the strength ladder from its duels (the others' Elo held fixed)."""
+    ladder = strength_ladder()
+    ratings = {r["agent"]: float(r["elo"]) for r in ladder["ratings"]}
+    results = [(d.opponent, d.score * d.games, d.games) for d in duels if d.opponent in ratings]
+    if not results:
+        return {}
+    low, elo, high = place_against(ratings, results)
+    return {"elo": elo, "elo_low": low, "elo_high": high, "ladder_command": ladder["command"],
+            "opponents": [{"agent": a, "elo": ratings[a], "points": p, "games": n}
+                          for a, p, n in results]}  # fmt: skip
 
 
 def main() -> None:
@@ -157,6 +172,7 @@ def main() -> None:
             "written": time.strftime("%Y-%m-%d"),
         }  # fmt: skip
         data = summary_data(frame, starts, errors, duels, reviewers, about)
+        data["ladder"] = _ladder(duels)
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump(data, f, indent=1)
             f.write("\n")

@@ -19,7 +19,7 @@ sample of deals; each board's value is exact); a rate over games a Wilson one.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -66,7 +66,10 @@ class PerfectPlay:
       (:class:`~pinastats.records.yardstick.HeadToHead` fields);
     * ``reviewers``: the network reviewer beside the exact one
       (:func:`~pinastats.records.yardstick.reviewer_table`);
-    * ``about``: the command, seed, sizes, run time and load of the run.
+    * ``about``: the command, seed, sizes, run time and load of the run;
+    * ``ladder``: ``perfect`` placed on the strength ladder (``elo``,
+      ``elo_low``, ``elo_high``, the ``opponents`` it met with their ladder Elo),
+      from its duels with the ladder's ratings held fixed (empty when none).
     """
 
     boards: pd.DataFrame
@@ -75,6 +78,7 @@ class PerfectPlay:
     head_to_head: pd.DataFrame
     reviewers: pd.DataFrame
     about: dict[str, Any]
+    ladder: dict[str, Any] = field(default_factory=dict)
 
 
 def data_path() -> Path:
@@ -101,6 +105,7 @@ def perfect_play(path: str | Path | None = None) -> PerfectPlay:
         head_to_head=pd.DataFrame(data["head_to_head"]),
         reviewers=pd.DataFrame(data["reviewers"]),
         about=dict(data["about"]),
+        ladder=dict(data.get("ladder") or {}),
     )
 
 
@@ -396,7 +401,16 @@ def doc_tables(
         f"verdict_{BASELINE}": f"`{BASELINE}`'s finding",
         f"verdict_{STRONG}": f"`{STRONG}`'s finding",
     })  # fmt: skip
+    ladder = pd.DataFrame([{
+        "agent": "`perfect`",
+        "Elo (95%)": f"{pp.ladder['elo']:.0f} [{pp.ladder['elo_low']:.0f}, "
+                     f"{pp.ladder['elo_high']:.0f}]",
+        "from its games against": ", ".join(
+            f"`{o['agent']}` ({o['elo']:.0f}): {o['points']:g} of {o['games']}"
+            for o in pp.ladder["opponents"]),
+    }]) if pp.ladder else pd.DataFrame()  # fmt: skip
     return {
+        "perfect-ladder": ladder,
         "perfect-first-player": first,
         "perfect-extreme-boards": extremes,
         "perfect-starting-scores": pd.DataFrame(start_rows),

@@ -352,3 +352,40 @@ def _check_finite(labels: tuple[str, ...], w: np.ndarray) -> None:
             "other agents: the maximum-likelihood gap to them is infinite; play more games or "
             "give a prior (e.g. prior=1: one drawn game added to each pair that played)"
         )
+
+
+def place_against(
+    ratings: dict[str, float], results: Sequence[tuple[str, float, int]], z: float = Z95
+) -> tuple[float, float, float]:
+    """A newcomer's Elo on a fitted ladder from its games against the ladder's agents.
+
+    ``ratings``: each opponent's Elo, held fixed; ``results``: ``(opponent,
+    points, games)`` of the newcomer (points: wins + half the draws). The
+    maximum-likelihood strength ``θ`` of the module's model with the others
+    fixed solves ``Σ (w_j − n_j p_j) = 0``; its Wald interval uses the Fisher
+    information ``Σ n_j p_j (1 − p_j)`` (the opponents' own uncertainty is not in
+    it). Returns ``(low, elo, high)``. Refuses a newcomer that won or lost every
+    game (no finite estimate).
+    """
+    rows = []
+    for name, points, games in results:
+        if name not in ratings:
+            raise RatingError(f"no agent {name!r} in the ladder ({', '.join(ratings)})")
+        if games < 1 or not 0 <= points <= games:
+            raise RatingError(f"against {name!r}: {points!r} points in {games!r} games")
+        rows.append((ratings[name] / ELO_PER_NAT, float(points), float(games)))
+    won, played = sum(r[1] for r in rows), sum(r[2] for r in rows)
+    if not rows or won in (0.0, played):
+        raise RatingError("a newcomer that won or lost every game has no finite rating")
+    theta = float(np.mean([r[0] for r in rows]))
+    for _ in range(MAX_ITERATIONS):
+        p = [1.0 / (1.0 + math.exp(-(theta - t))) for t, _, _ in rows]
+        grad = sum(w - n * q for (_, w, n), q in zip(rows, p, strict=True))
+        info = sum(n * q * (1 - q) for (_, _, n), q in zip(rows, p, strict=True))
+        step = grad / info
+        theta += step
+        if abs(step) < 1e-12:
+            break
+    p = [1.0 / (1.0 + math.exp(-(theta - t))) for t, _, _ in rows]
+    se = 1.0 / math.sqrt(sum(n * q * (1 - q) for (_, _, n), q in zip(rows, p, strict=True)))
+    return ((theta - z * se) * ELO_PER_NAT, theta * ELO_PER_NAT, (theta + z * se) * ELO_PER_NAT)

@@ -10,7 +10,7 @@ import pytest
 from scipy.optimize import minimize
 
 from pinastats.ratings import ELO_PER_NAT, RatingError, fit_bradley_terry
-from pinastats.ratings.bradley_terry import log_likelihood
+from pinastats.ratings.bradley_terry import log_likelihood, place_against
 
 
 def _nll_reduced(x: np.ndarray, w: np.ndarray) -> float:
@@ -225,3 +225,21 @@ def test_goodness_of_fit_is_the_likelihood_ratio_to_one_rate_per_pair() -> None:
     two = fit_bradley_terry(["a", "b"], [[0, 3], [1, 0]])
     assert two.goodness_of_fit()[1] == 0
     assert math.isnan(two.goodness_of_fit()[2])
+
+
+def test_a_newcomer_placed_on_fixed_ratings_gets_the_elo_its_scores_imply() -> None:
+    low, elo, high = place_against({"a": 100.0}, [("a", 76, 100)])
+    assert elo == pytest.approx(100.0 + 400 * math.log10(76 / 24))
+    assert low < elo < high
+    # scores that are exactly what a rating of 300 predicts give back 300
+    ratings = {"a": 0.0, "b": 250.0, "c": 500.0}
+    results = [(k, 1000 / (1 + 10 ** ((v - 300) / 400)), 1000) for k, v in ratings.items()]
+    narrow = place_against(ratings, results)
+    assert narrow[1] == pytest.approx(300.0)
+    wider = place_against(ratings, [(k, p / 10, 100) for k, p, _ in results])
+    assert wider[1] == pytest.approx(300.0)
+    assert wider[2] - wider[0] > narrow[2] - narrow[0]  # fewer games, a wider interval
+    with pytest.raises(RatingError, match="won or lost every game"):
+        place_against({"a": 0.0}, [("a", 10, 10)])
+    with pytest.raises(RatingError, match="no agent 'z'"):
+        place_against({"a": 0.0}, [("z", 1, 2)])
