@@ -5,6 +5,9 @@
   (nested ones too) with its usage, description, every option and its epilog. The
   help texts are plain text, as ``--help`` prints them (never read as reST).
 * ``pinastats-reports``: every PDF of ``reports/`` as a download link.
+* ``pinastats-perfect-play``: the solved game's headlines (the first player's exact
+  chance over the solved boards, the agents ranked against perfect play), computed
+  from ``data/perfect-play.json`` when the site is built, with its histogram.
 * A notebook's interactive widget (the board of ``pinastats.play``) cannot run on a
   static page: its output is replaced by a note pointing to the page on playing.
 * Markdown included from another folder (``docs/headlines.md`` into ``site/index.md``)
@@ -21,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from docutils import nodes
+from docutils.statemachine import StringList
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
@@ -143,6 +147,33 @@ class ReportsDirective(SphinxDirective):
         return [items]
 
 
+class PerfectPlayDirective(SphinxDirective):
+    """The solved game's headlines, from the shipped perfect-play file as it is at build time."""
+
+    def run(self) -> list[nodes.Node]:
+        """:func:`~pinastats.report.perfect_text.site_text`, the histogram and the ranking."""
+        import base64
+
+        from pinastats.balance import perfect, strong
+        from pinastats.report.perfect_figures import FIGURES, figure_png
+        from pinastats.report.perfect_text import ranking, site_table, site_text
+
+        for path in (perfect.data_path(), strong.data_path()):
+            self.env.note_dependency(str(path))
+        pp, sp = perfect.perfect_play(), strong.strong_play()
+        text, table = site_text(pp, sp), site_table(ranking(pp))
+        name = "perfect-play-first-player.png"
+        uri = "data:image/png;base64," + base64.b64encode(figure_png(pp, name)).decode("ascii")
+        figure = nodes.image(uri=uri, alt=FIGURES[name], classes=["perfect-play-figure"])
+        body = nodes.container(classes=["perfect-play"])
+        self.state.nested_parse(StringList(text.splitlines(), "perfect-play"), 0, body)
+        body += figure
+        table_body = nodes.container(classes=["perfect-play-table"])
+        self.state.nested_parse(StringList(table.splitlines(), "perfect-play"), 0, table_body)
+        body += table_body
+        return [body]
+
+
 def relink_included(
     app: Sphinx, relative_path: Path, parent_docname: str, content: list[str]
 ) -> None:
@@ -215,6 +246,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("pinastats_not_pages", [], "env")
     app.add_directive("pinastats-cli", CliDirective)
     app.add_directive("pinastats-reports", ReportsDirective)
+    app.add_directive("pinastats-perfect-play", PerfectPlayDirective)
     app.connect("include-read", relink_included)
     app.connect("source-read", list_other_docs)
     app.connect("doctree-read", replace_widgets)

@@ -17,6 +17,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from pinastats.agents.protocol import AgentProtocol
+from pinastats.balance.perfect import PerfectPlay, perfect_play
 from pinastats.balance.strong import StrongPlay, strong_play
 from pinastats.dice.errors import at_least, at_least_or_none
 from pinastats.errors import PinastatsError
@@ -75,6 +76,9 @@ class Report:
             ``strategic``), or None when the report's game is not the shipped one.
         ladder: the shipped strength ladder (two-player games of the shipped game), or
             None when the report's game is not the shipped one.
+        perfect_play: the shipped measurements on solved boards (the two-player base
+            game played perfectly), or None unless the report plays the shipped game
+            with two players and without Happy Hour (see :func:`solved_game`).
     """
 
     players: int
@@ -93,6 +97,7 @@ class Report:
     playing_to_win: PlayingToWin | None = None
     strong_play: StrongPlay | None = None
     ladder: Ladder | None = None
+    perfect_play: PerfectPlay | None = None
 
     @property
     def games(self) -> int:
@@ -165,6 +170,14 @@ def _check(players: int, games: int, seed: int, workers: int | None) -> tuple[in
         at_least(seed, "seed", 0),
         at_least_or_none(workers, "workers", 1),
     )
+
+
+def solved_game(players: int, happy_hour: bool, shipped: bool) -> PerfectPlay | None:
+    """The shipped perfect-play measurements when a report's game is the solved one, else None.
+
+    The solved game is the shipped one with two players and without Happy Hour.
+    """
+    return perfect_play() if shipped and players == 2 and not happy_hour else None
 
 
 def build_report(
@@ -242,4 +255,5 @@ def build_report(
         playing_to_win=playing_to_win,
         strong_play=strong_play() if shipped else None,
         ladder=shipped_ladder() if shipped else None,
+        perfect_play=solved_game(players, happy_hour, shipped),
     )

@@ -13,6 +13,7 @@ from pinastats.balance.strong import BASELINE, STRONG, position_rate
 from pinastats.game.rules import EndReason, Rules
 from pinastats.report.coasters import CoasterRow
 from pinastats.report.data import Report
+from pinastats.report.perfect_text import first_player_words, tokens_text
 from pinastats.report.sims import Rate, RunStats
 from pinastats.report.text import count, join_words, percent, percent_range, signed_points
 from pinastats.report.wording import end_words
@@ -124,15 +125,28 @@ def strong_first_player(report: Report) -> str | None:
     )
 
 
+def perfect_first_player(report: Report) -> str | None:
+    """The first player's exact chance under perfect play (the solved boards), if shown."""
+    pp = report.perfect_play
+    if pp is None:
+        return None
+    return (
+        f"Under perfect play (the game solved exactly, board by board; seed {pp.about['seed']}, "
+        f"{tokens_text(pp)}) {first_player_words(pp, spread=False)}."
+    )
+
+
 def headlines(report: Report) -> list[str]:
     """The cover page's findings, most useful at the table first."""
     sims = report.simulations
     strong = strong_first_player(report)
+    perfect = perfect_first_player(report)
     return [
         best_coasters(report),
         easiest_hardest(report),
         first_player(sims.self_play, report.players),
         *([strong] if strong else []),
+        *([perfect] if perfect else []),
         how_games_end(sims.self_play, report.rules),
         agent_ladder(sims.mixed, report.players),
     ]

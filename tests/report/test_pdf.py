@@ -18,8 +18,8 @@ def test_page_count_follows_the_plan(two_players: Written) -> None:
     report = two_players.report
     plan = pages.plan(report)
     # cover, tier table, chart, 13 cheat-sheets + the one-value page, probabilities,
-    # 5 simulation pages, 3 strong-play pages, 3 methodology pages
-    assert len(plan) == 1 + 2 + 14 + 1 + 5 + 3 + 3 == len(two_players.pages)
+    # 5 simulation pages, 3 strong-play pages, 2 perfect-play pages, 3 methodology pages
+    assert len(plan) == 1 + 2 + 14 + 1 + 5 + 3 + 2 + 3 == len(two_players.pages)
     assert len(report.holds) == 13
 
 
@@ -60,11 +60,15 @@ def test_headings_are_on_their_pages(two_players: Written) -> None:
     for i, title in enumerate(strong, start=23):
         assert "STRONG PLAY" in text[i]
         assert title in text[i]
-    assert "Methodology and assumptions" in text[26]
-    assert "Methodology and assumptions (continued)" in text[27]
-    assert "Methodology: the cheat-sheets" in text[28]
+    perfect = ["Perfect play (two players)", "Perfect play: the coasters and the agents"]
+    for i, title in enumerate(perfect, start=26):
+        assert "PERFECT PLAY" in text[i]
+        assert title in text[i]
+    assert "Methodology and assumptions" in text[28]
+    assert "Methodology and assumptions (continued)" in text[29]
+    assert "Methodology: the cheat-sheets" in text[30]
     for sheet in two_players.report.holds:
-        assert sheet.name in text[28]
+        assert sheet.name in text[30]
 
 
 def test_contents_point_at_the_sections(two_players: Written) -> None:

@@ -11,7 +11,7 @@ from matplotlib.text import Text
 from pinastats.balance.strong import comparisons
 from pinastats.report.findings import headlines
 from pinastats.report.pages import page_titles
-from pinastats.report.pages.methodology import SECTION as METHODOLOGY
+from pinastats.report.pages.perfect_play import SECTION as PERFECT_PLAY
 from pinastats.report.pages.strong_play import SECTION
 from pinastats.report.typeset import style
 from pinastats.report.typeset.check import page_problems
@@ -31,7 +31,7 @@ def test_the_shipped_game_shows_its_verdicts_and_names_both_agents(two_players: 
     titles = page_titles(two_players.report)
     # turn order and starting scores; coasters and rules; the strength ladder
     assert titles.count(SECTION) == 3
-    assert titles.index(METHODOLOGY) == titles.index(SECTION) + 3
+    assert titles.index(PERFECT_PLAY) == titles.index(SECTION) + 3
     pages = _pages(two_players)
     with style():
         for fig in pages:

@@ -117,6 +117,29 @@ def check_the_landing_page_and_the_redirect_to_it(site: Site) -> None:
     assert 'url=site/index.html"' in (site.html / "index.html").read_text(encoding="utf-8")
 
 
+def check_the_solved_game_headlines(site: Site) -> None:
+    """The landing page's solved-game headlines are the shipped file's, computed at build time."""
+    from pinastats.balance.perfect import first_player, perfect_play
+    from pinastats.report.perfect_figures import FIGURES
+    from pinastats.report.perfect_text import ranking
+    from pinastats.report.text import percent, percent_range
+
+    path = site.html / "site" / "index.html"
+    landing, page = path.read_text(encoding="utf-8"), parse(path)
+    assert 'id="headline-findings-the-solved-game"' in landing
+    pp = perfect_play()
+    fp = first_player(pp)
+    assert f"{percent(fp['mean'])} on average over {pp.about['boards']} boards" in landing
+    assert f"95% interval {percent_range(fp['low'], fp['high'])}" in landing
+    assert f"{pp.about['boards']} boards dealt from seed {pp.about['seed']}" in landing
+    for r in ranking(pp).to_dict("records"):
+        assert f"{r['loss']:.1f} [{r['loss_low']:.1f}, {r['loss_high']:.1f}]" in landing
+    assert "../docs/solved-game.html" in page.links
+    figure = [i for i in page.images if i.get("alt") == FIGURES["perfect-play-first-player.png"]]
+    assert len(figure) == 1
+    assert str(figure[0].get("src", "")).startswith("data:image/png;base64,")
+
+
 def check_the_notebook_page(site: Site, notebook: Path) -> None:
     page = site.html / "notebooks" / f"{notebook.stem}.html"
     text = page.read_text(encoding="utf-8")
@@ -309,6 +332,7 @@ def check_the_page_in_chromium(
 def test_the_site_builds_and_shows_what_it_should(tmp_path: Path) -> None:
     site = build(tmp_path)
     check_the_landing_page_and_the_redirect_to_it(site)
+    check_the_solved_game_headlines(site)
     for notebook in NOTEBOOKS:
         check_the_notebook_page(site, notebook)
     check_every_image_has_alt_text_that_says_something(site)

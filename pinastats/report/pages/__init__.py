@@ -4,7 +4,8 @@ Each section module (:mod:`~.tier_list`, :mod:`~.cheat_sheets`,
 :mod:`~.probabilities`, :mod:`~.simulations`, :mod:`~.playing_to_win` (only with win
 positions), :mod:`~.guests` (only with guest agents), :mod:`~.designer` (only with
 designer games), :mod:`~.strong_play` (only for the shipped game),
-:mod:`~.methodology`) gives its pages as :class:`PageSpec` s;
+:mod:`~.perfect_play` (only for the solved game: the shipped one, two players, no
+Happy Hour), :mod:`~.methodology`) gives its pages as :class:`PageSpec` s;
 :mod:`~.cover` comes first and lists them.
 :func:`plan` lists the pages of a report (how many depends on the catalogue:
 one hold cheat-sheet per coaster that is not of one value); :func:`render`
@@ -24,6 +25,7 @@ from pinastats.report.pages import (
     designer,
     guests,
     methodology,
+    perfect_play,
     playing_to_win,
     probabilities,
     simulations,
@@ -37,7 +39,7 @@ __all__ = ["PageSpec", "draw_pages", "footer_text", "page_titles", "plan", "rend
 
 SECTION_MODULES = (
     tier_list, cheat_sheets, probabilities, simulations, playing_to_win, guests, designer,
-    strong_play, methodology,
+    strong_play, perfect_play, methodology,
 )  # fmt: skip
 """The section modules after the cover, in page order."""
 
