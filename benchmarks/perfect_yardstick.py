@@ -37,7 +37,7 @@ from typing import Any
 
 import pandas as pd
 
-from pinastats.balance.perfect import doc_tables, summary_data
+from pinastats.balance.perfect import doc_tables, perfect_play, summary_data
 from pinastats.balance.strong import update_tables
 from pinastats.game import GameConfig, Rules
 from pinastats.ratings.bradley_terry import place_against
@@ -106,6 +106,8 @@ def main() -> None:
     parser.add_argument("--update", nargs="+", type=Path, metavar="FILE",
                         help="only rewrite the perfect-play tables after each FILE's markers, "
                         "from the shipped data/perfect-play.json")  # fmt: skip
+    parser.add_argument("--figures", type=Path, metavar="DIR",
+                        help="with --update: draw the docs' figures into DIR too")  # fmt: skip
     args = parser.parse_args()
     if args.update:
         tables = doc_tables()
@@ -113,6 +115,11 @@ def main() -> None:
             path.write_text(update_tables(path.read_text(encoding="utf-8"), tables),
                             encoding="utf-8")  # fmt: skip
             print(f"updated {path}")
+        if args.figures:
+            from pinastats.report.perfect_figures import write_figures
+
+            for path in write_figures(perfect_play(), args.figures):
+                print(f"wrote {path}")
         return
     rules = Rules(tokens=args.tokens)
     config = GameConfig(players=2, rules=rules)
