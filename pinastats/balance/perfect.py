@@ -264,9 +264,11 @@ def comparisons(pp: PerfectPlay | None = None, sp: StrongPlay | None = None) -> 
     edge holds when the agent's 95% interval and the perfect-play one lie on the
     same side of 50% (or both hold it); the fairest starting scores when the
     vector is the one, among those solved, whose first-player chance is nearest
-    50%; the coasters when the best token is the same and five of the six
-    worst, the Spearman correlation of the agent's ranking of worth with perfect
-    play's in brackets.
+    50%; the coasters when the best token is the same and the agent's six worst
+    are among those perfect play cannot tell from its own sixth worst (their
+    95% intervals meet), the Spearman correlation of the agent's ranking of worth
+    with perfect play's in brackets. (The agents' worth is that of holding a
+    coaster's token over a game, perfect play's that of an opening token on it.)
     """
     pp = perfect_play() if pp is None else pp
     sp = strong_play() if sp is None else sp
@@ -304,15 +306,19 @@ def comparisons(pp: PerfectPlay | None = None, sp: StrongPlay | None = None) -> 
     worth = coaster_worth(pp)
     if not worth.empty:
         w = worth.set_index("coaster")["worth"]
-        top_p, low_p = worth["name"].iloc[0], sorted(worth["name"].iloc[-6:])
+        top_p, sixth = worth["name"].iloc[0], worth.iloc[-min(6, len(worth))]
+        # the coasters perfect play cannot tell from its sixth worst (their intervals meet)
+        bottom = set(worth.loc[worth["low"] <= sixth["high"], "name"])
+        worst = coaster_group(sorted(worth["name"].iloc[-6:]))
         row = {"finding": "the best coaster to hold; the six worst (rank correlation)",
-               PERFECT: f"{top_p}; {coaster_group(low_p)}"}  # fmt: skip
+               PERFECT: f"{top_p}; {worst} ({len(bottom)} coasters within the intervals of "
+                        "the sixth worst)"}  # fmt: skip
         for agent in AGENTS:
             c = sp.coasters[sp.coasters["agent"] == agent].sort_values("effect", ascending=False)
             top, low = str(c["combination"].iloc[0]), sorted(c["combination"].iloc[-6:])
             rho = _spearman(c.set_index("coaster")["effect"], w)
             row[agent] = f"{top}; {coaster_group(low)} ({rho:.2f})"
-            same = top == top_p and len(set(low) & set(low_p)) >= 5
+            same = top == top_p and set(low) <= bottom
             row[f"verdict_{agent}"] = "holds" if same else "changes"
         rows.append(row)
     return pd.DataFrame(rows)
@@ -354,9 +360,15 @@ def doc_tables(
         "least and most": f"{100 * fp['min']:.2f}% to {100 * fp['max']:.2f}%",
         "boards for ±0.3 points": f"{fp['boards_for_0_3_points']:,}",
     }])  # fmt: skip
-    extremes = extreme_boards(pp, min(3, len(pp.boards) // 2)).assign(
-        first_chance=lambda f: f["first_chance"].map(lambda x: f"{100 * x:.2f}%")
-    )[["kind", "board", "first_chance", "grid"]]
+    extremes = (
+        extreme_boards(pp, min(3, len(pp.boards) // 2))
+        .assign(first_chance=lambda f: f["first_chance"].map(lambda x: f"{100 * x:.2f}%"))[
+            ["kind", "board", "first_chance", "grid"]
+        ]
+        .rename(
+            columns={"first_chance": "first player's exact chance", "grid": "coasters, row by row"}
+        )
+    )
     starts = starting_scores_table(pp)
     start_rows = [{
         "starting scores": f"({r['starting_scores']})" + (" rulebook" if tuple(
