@@ -130,9 +130,10 @@ def first_page(report: Report, page: Page, chart: float = 2.6) -> None:
         "A verdict says whether the agent's conclusion holds under perfect play: the first "
         "player's edge when the agent's 95% interval and perfect play's lie on the same side "
         "of 50% (or both include it); the fairest starting scores when the agent's vector is "
-        "the solved one nearest 50%; the coasters when the best is the same and five of the "
-        "six worst (in brackets: the Spearman correlation of the agent's ranking of worth with "
-        f"perfect play's).{mismatch}",
+        "the solved one nearest 50%; the coasters when the best is the same and the agent's "
+        "six worst are among those perfect play cannot tell from its own sixth worst (in "
+        "brackets: the Spearman correlation of the agent's ranking of worth with perfect "
+        f"play's).{mismatch}",
         size=7.5, colour=MUTED, after=0.0,
     )  # fmt: skip
 
