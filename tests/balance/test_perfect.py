@@ -122,7 +122,7 @@ def test_docs_show_the_shipped_numbers() -> None:
             "docs/solved-game.md",
             "docs/strong-play.md",
             "docs/strength-ladder.md",
-        )  # fmt: skip
+        )
     }
     for name, frame in doc_tables().items():
         marker = f"<!-- table: {name} -->\n"
