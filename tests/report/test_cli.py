@@ -28,7 +28,7 @@ def test_writes_the_pdf_and_its_folders(cli: Cli, two_players: Written, tmp_path
                  "--workers", "1", "-o", str(target), "--allow-small", "--quiet",
                  "--designer-games", "0", "--win-positions", "0")  # fmt: skip
     assert (result.code, result.err) == (0, "")
-    assert result.out.startswith(f"wrote {target}: 29 pages, ")
+    assert result.out.startswith(f"wrote {target}: 31 pages, ")  # 2 of them Perfect play
     # the fixture ran on 2 workers: the same inputs give the same bytes
     assert target.read_bytes() == two_players.path.read_bytes()
     assert files_under(tmp_path) == ["new", "new/folder", "new/folder/two.pdf"]
