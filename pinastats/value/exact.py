@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pinastats import _engine as E
 from pinastats._engine import stack_states
 from pinastats.agents.network import evaluate_states
 from pinastats.errors import PinastatsError
@@ -81,7 +82,8 @@ def exact_accuracy(positions: Positions, path: str | Path | None = None) -> dict
     if not len(positions):
         raise PinastatsError("no positions to measure the network on")
     chances = evaluate_states(positions.config, positions.states, path)
-    network, exact = chances[:, 0] + 0.5 * chances[:, -1], positions.labels[:, 0]
+    network = E.seat_value(chances[:, 0], chances[:, -1])  # the mover's wins + half of none
+    exact = positions.labels[:, 0]
     error = network - exact
     order = np.argsort(network, kind="stable")
     bins = np.array_split(order, min(CALIBRATION_BINS, len(order)))
