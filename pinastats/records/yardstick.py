@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from pinastats.agents import make_agent
-from pinastats.errors import PinastatsError
+from pinastats.dice.errors import at_least
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.records.record import record_game
@@ -46,12 +46,6 @@ from pinastats.solve.survey import survey
 
 DUEL_SEED = 1 << 20
 """Added to an opponent's number in the seeds of the duels (apart from the agents' games)."""
-
-
-def _count(name: str, value: int, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise PinastatsError(f"{name} must be a whole number of at least {least}, got {value!r}")
-    return value
 
 
 def _rng(seed: int, board: int, who: int, game: int) -> np.random.Generator:
@@ -104,8 +98,8 @@ def study_board(
                 "loss": 1000 * float(np.mean(losses)) if losses else 0.0,
                 "unforced": [round(d.loss, 12) for d in exact.decisions if not d.forced],
                 "positions": [
-                    [line, round(start[2], 9)]
-                    for (_, line), start in zip(exact.positions, exact.starts, strict=True)
+                    [line, round(turn[2], 9)]
+                    for (_, line), turn in zip(exact.positions, exact.starts, strict=True)
                 ],
             })  # fmt: skip
             if g < reviewed:
@@ -156,9 +150,9 @@ def perfect_survey(
 
     The rows are :func:`~pinastats.solve.survey.survey`'s, each with its ``study``.
     """
-    _count("boards", boards, 1)
+    at_least(boards, "boards", 1)
     for name, value in (("games", games), ("duels", duels), ("reviewed", reviewed)):
-        _count(name, value, 0)
+        at_least(value, name, 0)
     for name in [*agents, *opponents]:
         make_agent(name)  # refuse a bad name before any board is solved
     study = partial(study_board, agents=tuple(agents), games=games, opponents=tuple(opponents),
@@ -294,7 +288,7 @@ def error_rates(
 
     :func:`error_table` of a :func:`perfect_survey` that plays only those games.
     """
-    _count("games", games, 1)
+    at_least(games, "games", 1)
     frame = perfect_survey(boards, agents=agents, games=games, seed=seed, config=config,
                            progress=progress)  # fmt: skip
     return error_table(frame)
@@ -316,7 +310,7 @@ def head_to_head(
     at the start of those games (the mean over them: what perfect play against
     perfect play would score from the same seats).
     """
-    _count("games", games, 1)
+    at_least(games, "games", 1)
     frame = perfect_survey(boards, opponents=[opponent], duels=games, seed=seed, config=config,
                            progress=progress)  # fmt: skip
     return duel_table(frame)[0]

@@ -107,8 +107,7 @@ def ranking(pp: PerfectPlay) -> pd.DataFrame:
     (95% Wilson), NaN elsewhere. ``perfect`` itself is left out (it loses nothing).
     """
     e = pp.error_rates
-    e = e[e["agent"] != PERFECT].copy()
-    e["loss_low"] = e["loss_low"].clip(lower=0.0)
+    e = e[e["agent"] != PERFECT]
     h = pp.head_to_head.rename(
         columns={"opponent": "agent", "games": "duel_games", "score": "duel_score",
                  "low": "duel_low", "high": "duel_high"}
