@@ -3,6 +3,7 @@
     python benchmarks/bench_review.py --ladder network    # each built-in agent's error rate
     python benchmarks/bench_review.py --checks     # strategic vs ev, seeds, seat bias, luck
     python benchmarks/bench_review.py --speed      # one game with the network and with play-outs
+    python benchmarks/bench_review.py --exact-speed   # one game graded exactly, board solved
 
 Ladder: each agent plays ``strategic`` (random first seat) and only its own
 decisions are reviewed, by the network (checked by play-outs) or by play-outs;
@@ -13,6 +14,9 @@ error rates with a 95% interval of their difference (paired by game); the same
 games reviewed with another seed (correlation of the per-game error rates,
 marks on the decisions clear in both); ``strategic`` vs ``strategic`` (no seat
 bias); the luck-adjusted results against the raw ones (mean, variance).
+Exact speed: one two-player base board is solved first (its time printed), then
+each of ``GAMES_EXACT`` recorded ``strategic`` vs ``ev`` games on it is reviewed
+by the solved game and, as the baseline in the same run, by the network.
 Seeds are apart from every other benchmark's. Nothing is asserted; ``--json``
 writes every figure.
 """
@@ -30,6 +34,7 @@ import numpy as np
 
 GAMES = 200
 SEED = 5_151_000
+GAMES_EXACT = 10
 LADDER_GAMES = {"random": 60, "greedy": 60, "ev": 60, "strategic": 60, "value": 60, "coach": 30}
 
 
@@ -156,17 +161,53 @@ def speed(report: dict[str, Any]) -> None:
         report.setdefault("speed", {})[evaluator] = float(np.median(times))
 
 
+def exact_speed(report: dict[str, Any]) -> None:
+    from pinastats.agents import make_agent
+    from pinastats.game import Game, GameConfig
+    from pinastats.records import record_game
+    from pinastats.records.review import review_game
+    from pinastats.solve import solve
+
+    game = Game.new(config=GameConfig(players=2), seed=SEED + 4)
+    t = time.perf_counter()
+    solve(game, store=False)
+    solved = time.perf_counter() - t
+    print(f"  board solved in {solved:.1f} s ({load()})", flush=True)
+    agents = [make_agent("strategic"), make_agent("ev")]
+    records = [record_game(game.config, agents, np.random.default_rng([SEED + 4, g]), start=game)
+               for g in range(GAMES_EXACT)]  # fmt: skip
+    review_game(records[0], evaluator="exact")  # compiled once
+    review_game(records[0], evaluator="network")
+    report["exact_speed"] = {"solve_seconds": solved, "games": GAMES_EXACT}
+    for evaluator in ("exact", "network"):
+        times = []
+        for r in records:
+            t = time.perf_counter()
+            review = review_game(r, evaluator=evaluator)
+            times.append(time.perf_counter() - t)
+        turns = len(review.starts)
+        print(f"  one game reviewed by {evaluator}: median {np.median(times):.3f} s "
+              f"(min {min(times):.3f}, max {max(times):.3f}; last game {turns} turns; "
+              f"{load()})", flush=True)  # fmt: skip
+        report["exact_speed"][evaluator] = float(np.median(times))
+    ratio = report["exact_speed"]["network"] / report["exact_speed"]["exact"]
+    print(f"  the exact review takes 1/{ratio:.1f} of the network review's time")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--ladder", choices=("network", "playouts"), default=None,
                         help="the ladder by this reviewer")  # fmt: skip
     parser.add_argument("--checks", action="store_true")
     parser.add_argument("--speed", action="store_true")
+    parser.add_argument("--exact-speed", action="store_true")
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
     report: dict[str, Any] = {}
     if args.speed:
         speed(report)
+    if args.exact_speed:
+        exact_speed(report)
     if args.ladder:
         ladder(report, args.ladder)
     if args.checks:

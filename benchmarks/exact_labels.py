@@ -1,18 +1,27 @@
-"""The learned evaluator against perfect play: today's network, and one taught by exact labels.
+"""The learned evaluator against perfect play: today's network, and networks taught by exact labels.
 
-    python benchmarks/exact_labels.py --log data/perfect/boards.jsonl --test 16,17,18,19 \
-        --out data/exact-labels.json
+    python benchmarks/exact_labels.py --log data/perfect/boards.jsonl \
+        --labels data/perfect/labels --out data/exact-labels.json
 
-Reads the graded games of a yardstick survey (``benchmarks/perfect_yardstick.py``:
-every turn start of every agent's games on solved boards, with the mover's exact
-chance; :func:`pinastats.value.exact.exact_positions`). Measures the shipped
-network on the ``--test`` boards (never used to train it: they are dealt from the
-survey's seed), then fits a network of the same shape to the exact labels of the
-other boards (``pinastats train``'s :func:`~pinastats.value.train.train_files`,
-its held-out games chosen among those boards) and measures it on the same test
-boards: mean absolute error, bias, RMSE and calibration error against the exact
-chances. The new weights go to ``--net`` (not installed); the figures, with the
-command, seed and data digests, to ``--out``.
+Reads the exact labels of the yardstick's survey (``benchmarks/perfect_yardstick.py``):
+the turn starts of its graded games (every agent from ``random`` to ``perfect``)
+and of its labelled boards (``--labels``: games between agents drawn from
+``random`` to ``perfect``), each with the mover's exact chance
+(:func:`pinastats.value.exact.exact_positions`). The boards are split three
+ways: ``--test`` boards no network here is fitted or stopped on, ``--valid``
+boards whose positions stop the training (whole boards held out), and the rest
+to train on. Measures the network the tools play with on the test boards, then
+fits networks to the exact labels of the first ``--curve`` training boards
+(a seeded order, so each set holds the smaller ones: a learning curve over
+boards) and, on every training board, one network of each ``--widths``. Each
+network is measured on the test positions (mean absolute error, bias, RMSE,
+calibration) and on the choices of ``--decisions`` positions of each of the
+``--decision-boards`` (every way a turn can end valued exactly and by the
+network: the error on the differences, how often the best way agrees, the
+exact loss of the network's best way; :func:`~pinastats.value.exact.decision_accuracy`,
+which solves those boards once, in memory). The best network's weights, with
+its provenance, go to ``--net`` (not installed); every figure, with the
+command, seed, sizes, data digests and the load average, to ``--out``.
 """
 
 from __future__ import annotations
@@ -24,53 +33,113 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-from pinastats.solve.survey import read_survey
-from pinastats.value.data import write_positions
-from pinastats.value.exact import exact_accuracy, exact_positions
-from pinastats.value.train import train_files
+import numpy as np
+
+from pinastats.agents.network import save_networks
+from pinastats.value.exact import decision_accuracy, exact_accuracy, exact_positions
+from pinastats.value.train import fit
+
+TEST = "16,17,18,19,76,77,78,79"
+VALID = "14,15,74,75"
+
+
+def _load() -> float:
+    return round(os.getloadavg()[0], 2)
+
+
+def _boards(text: str) -> list[int]:
+    return [int(b) for b in text.split(",") if b]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--log", required=True, type=Path, help="a yardstick survey's log")
-    parser.add_argument("--test", default="16,17,18,19", help="test boards (never trained on)")
+    parser.add_argument("--log", type=Path, default=None, help="a yardstick survey's log")
+    parser.add_argument("--labels", type=Path, default=None, help="a folder of labelled boards")
+    parser.add_argument("--test", default=TEST, help="test boards (never trained or stopped on)")
+    parser.add_argument("--valid", default=VALID, help="boards that stop the training")
+    parser.add_argument("--curve", default="8,16,32,all", help="training boards per network")
+    parser.add_argument("--widths", nargs="*", default=["256,128"],
+                        help="hidden layers of networks fitted on all training boards")  # fmt: skip
+    parser.add_argument("--hidden", default="96,48", help="hidden layers along the curve")
+    parser.add_argument("--decision-boards", default="76,77,78,79")
+    parser.add_argument("--decisions", type=int, default=100, help="positions a decision board")
     parser.add_argument("--seed", type=int, default=37)
-    parser.add_argument("--hidden", default="96,48")
     parser.add_argument("--net", type=Path, default=Path(tempfile.gettempdir()) / "exact-net.npz")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     started = time.perf_counter()
-    frame = read_survey(args.log)
-    boards = [int(b) for b in frame["board"]]
-    test = [int(b) for b in args.test.split(",") if b]
-    train = [b for b in boards if b not in test]
-    training, held = exact_positions(frame, train), exact_positions(frame, test)
-    print(f"{len(training):,} positions of boards {train}; {len(held):,} of test boards {test}")
-    shipped = exact_accuracy(held)
-    print(f"shipped network on the test boards: {json.dumps(shipped)}  [load "
-          f"{os.getloadavg()[0]:.2f}]")  # fmt: skip
-    hidden = [int(h) for h in args.hidden.split(",")]
+    command = "python benchmarks/exact_labels.py " + " ".join(sys.argv[1:])
+    test, valid = _boards(args.test), _boards(args.valid)
+    everything = exact_positions(args.log, labels=args.labels)
+    boards = sorted({int(g) // 10**6 for g in everything.game})
+    train = [b for b in boards if b not in test and b not in valid]
+    order = [train[k] for k in np.random.default_rng(args.seed).permutation(len(train))]
+    held, stop = (
+        exact_positions(args.log, test, labels=args.labels),
+        exact_positions(args.log, valid, labels=args.labels),
+    )
+    print(f"{len(everything):,} positions on {len(boards)} boards: {len(train)} to train on, "
+          f"validation {valid} ({len(stop):,}), test {test} ({len(held):,})")  # fmt: skip
+    in_use = exact_accuracy(held)
+    print(f"network in use on the test boards: {json.dumps(in_use)}  [load {_load()}]")
+    runs: list[dict[str, Any]] = []
+    plans = [(len(train) if n == "all" else int(n), args.hidden) for n in args.curve.split(",")]
+    plans += [(len(train), w) for w in args.widths if w != args.hidden]
     with tempfile.TemporaryDirectory() as folder:
-        data = Path(folder) / "positions-2p-exact.parquet"
-        training.provenance["digest"] = training.digest()
-        write_positions(data, training)
-        command = "python benchmarks/exact_labels.py " + " ".join(sys.argv[1:])
-        results = train_files({2: [data]}, args.net, hidden=hidden, seed=args.seed,
-                              command=command)  # fmt: skip
-    taught = exact_accuracy(held, args.net)
-    print(f"network taught by exact labels on the test boards: {json.dumps(taught)}  [load "
-          f"{os.getloadavg()[0]:.2f}]")  # fmt: skip
-    seconds = time.perf_counter() - started
+        paths: list[Path] = []
+        for k, (count, hidden_text) in enumerate(plans):
+            hidden = [int(h) for h in hidden_text.split(",")]
+            chosen = sorted(order[:count])
+            training = exact_positions(args.log, chosen, labels=args.labels)
+            t = time.perf_counter()
+            result = fit([training], validation=[stop], hidden=hidden, seed=args.seed,
+                         stream=sys.stderr)  # fmt: skip
+            seconds = time.perf_counter() - t
+            path = Path(folder) / f"net-{k}.npz"
+            provenance = {
+                "command": command, "seed": args.seed, "hidden": hidden,
+                "labels": "exact (perfect play, solved boards)",
+                "data": {"2": [{"boards": chosen, "positions": len(training),
+                                "digest": training.digest()}]},
+                "validation": {"boards": valid, "digest": stop.digest()},
+                "metrics": {"2": result.metrics},
+            }  # fmt: skip
+            save_networks(path, {2: result.network}, provenance)
+            paths.append(path)
+            accuracy = exact_accuracy(held, path)
+            runs.append({"boards": count, "hidden": hidden, "positions": len(training),
+                         "digest": training.digest(), "fit": result.metrics,
+                         "seconds": round(seconds), "test": accuracy,
+                         "load": _load()})  # fmt: skip
+            print(f"{count} boards ({len(training):,} positions), {hidden}: test "
+                  f"{json.dumps(accuracy)}, fitted in {seconds:.0f} s  [load {_load()}]",
+                  flush=True)  # fmt: skip
+        decisions = decision_accuracy(args.log, _boards(args.decision_boards), labels=args.labels,
+                                      paths=[None, *paths], per_board=args.decisions,
+                                      seed=args.seed)  # fmt: skip
+        names = ["in use", *(f"{n} boards, {h}" for n, h in plans)]
+        decisions["network"] = names
+        print(f"choices on boards {args.decision_boards} [load {_load()}]")
+        print(decisions.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+        rows = decisions.to_dict("records")
+        for run, row in zip(runs, rows[1:], strict=True):
+            run["decisions"] = {k: v for k, v in row.items() if k != "network"}
+        best = min(range(len(runs)), key=lambda k: runs[k]["test"]["mae"])
+        args.net.write_bytes(paths[best].read_bytes())
+        print(f"wrote the most accurate network ({plans[best]}) to {args.net}")
     if args.out:
         report = {
-            "command": "python benchmarks/exact_labels.py " + " ".join(sys.argv[1:]),
-            "seed": args.seed, "hidden": hidden, "train_boards": train, "test_boards": test,
-            "training_positions": len(training), "training_digest": training.digest(),
+            "command": command, "seed": args.seed, "test_boards": test, "valid_boards": valid,
+            "train_boards": train, "positions": len(everything),
             "test_positions": len(held), "test_digest": held.digest(),
-            "shipped": shipped, "exact_labels": taught,
-            "fit": results[2].metrics, "seconds": round(seconds),
-            "load": round(os.getloadavg()[0], 2),
+            "valid_positions": len(stop), "valid_digest": stop.digest(),
+            "decision_boards": _boards(args.decision_boards), "decisions": args.decisions,
+            "in_use": {**in_use, "decisions": {k: v for k, v in rows[0].items() if k != "network"}},
+            "runs": runs, "best": best,
+            "seconds": round(time.perf_counter() - started), "load": _load(),
+            "written": time.strftime("%Y-%m-%d"),
         }  # fmt: skip
         args.out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {args.out}")

@@ -17,8 +17,12 @@ too. Boards up to ``--boards`` are solved for their start and openings only.
 vector of starting scores (the fair starting scores). With ``--log`` every board
 is appended to a JSON Lines file as it is done (one file per starting vector:
 ``boards.jsonl``, ``boards-start-1-3.jsonl``) and a run given the same file goes
-on where the last one stopped. Prints every table with the load average, and
-writes them with the command, seed, sizes and times to ``--out`` (the file
+on where the last one stopped. ``--labels DIR`` also labels, on each board
+solved after the studied ones, the turn starts of ``--label-games`` games of
+agents drawn from :data:`~pinastats.records.yardstick.LABEL_AGENTS` with their
+exact chances (:func:`~pinastats.records.yardstick.label_board`, a file a board
+in ``DIR``): the exact labels of the learned evaluator. Prints every table with
+the load average, and writes them with the command, seed, sizes and times to ``--out`` (the file
 :func:`pinastats.balance.perfect.perfect_play` reads). ``--update FILE ...``
 only rewrites the tables after the ``<!-- table: perfect-... -->`` markers of
 the docs from the shipped file.
@@ -32,6 +36,7 @@ import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +47,13 @@ from pinastats.balance.strong import update_tables
 from pinastats.game import GameConfig, Rules
 from pinastats.ratings.bradley_terry import place_against
 from pinastats.ratings.document import strength_ladder
-from pinastats.records.yardstick import duel_table, error_table, perfect_survey, reviewer_table
+from pinastats.records.yardstick import (
+    duel_table,
+    error_table,
+    label_board,
+    perfect_survey,
+    reviewer_table,
+)
 from pinastats.solve.survey import first_player_summary, survey
 
 AGENTS = ["random", "greedy", "ev", "strategic", "rollout", "value", "coach",
@@ -102,6 +113,11 @@ def main() -> None:
     parser.add_argument("--tokens", type=int, default=6)
     parser.add_argument("--processes", type=int, default=len(os.sched_getaffinity(0)))
     parser.add_argument("--log", default=None)
+    parser.add_argument("--labels", type=Path, default=None, metavar="DIR",
+                        help="label the turn starts of --label-games games on each board solved "
+                        "after the studied ones, a file a board in DIR (the exact labels of "
+                        "the learned evaluator)")  # fmt: skip
+    parser.add_argument("--label-games", type=int, default=300)
     parser.add_argument("--out", default=None)
     parser.add_argument("--update", nargs="+", type=Path, metavar="FILE",
                         help="only rewrite the perfect-play tables after each FILE's markers, "
@@ -134,8 +150,14 @@ def main() -> None:
             log=_log(args.log, None), progress=_progress("studied"),
         )  # fmt: skip
         study_seconds = time.perf_counter() - started
+        labels = (
+            None
+            if args.labels is None
+            else partial(label_board, games=args.label_games, folder=args.labels, seed=args.seed)
+        )
         frame = survey(max(args.boards, args.study), seed=args.seed, config=config, executor=pool,
-                       log=_log(args.log, None), progress=_progress("solved"))  # fmt: skip
+                       log=_log(args.log, None), progress=_progress("solved"),
+                       study=labels)  # fmt: skip
         starts: dict[tuple[int, ...], pd.DataFrame] = {}
         for text in args.starts:
             vector = tuple(int(x) for x in text.split(","))

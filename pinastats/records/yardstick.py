@@ -11,7 +11,11 @@ while its solution is at hand (:func:`study_board`):
 * **duels**: ``perfect`` against each opponent, seats swapped every other game;
 * **reviewers**: the first games of each agent reviewed again by the network,
   as a player sees it without a solved table, each decision's mark and loss
-  beside the exact one.
+  beside the exact one;
+* **labels** (:func:`label_board`): the turn starts of games between agents
+  drawn from :data:`LABEL_AGENTS`, each with the mover's exact chance, written
+  to a file per board for the learned evaluator
+  (:func:`pinastats.value.exact.exact_positions`).
 
 :func:`error_table`, :func:`duel_table` and :func:`reviewer_table` turn the
 surveyed rows into tables; :func:`perfect_survey` runs it all (resumable with a
@@ -23,6 +27,8 @@ runs them.
 
 from __future__ import annotations
 
+import gzip
+import json
 import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -34,11 +40,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pinastats._files import written_whole
 from pinastats.agents import make_agent
 from pinastats.dice.errors import at_least
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
+from pinastats.game.notation import notation_of
+from pinastats.records.format import RecordedTurn
 from pinastats.records.record import record_game
+from pinastats.records.replay import replay
 from pinastats.records.review import GameReview, error_rate, review_game
 from pinastats.simulation.stats import Z95, wilson_interval
 from pinastats.solve.solution import Solution
@@ -130,6 +140,65 @@ def study_board(
                 score = 0.5 if record.winner is None else float(record.winner == seat)
                 rows_o.append([seat, score, round(float(chances[seat]), 12)])
     return {"errors": errors, "duels": duel_rows, "reviewers": reviewers}
+
+
+LABEL_AGENTS = ("random", "greedy", "ev", "strategic", "value", "perfect")
+"""The agents whose games give the labelled positions: each seat's drawn among them."""
+
+LABEL_SEED = 7_000
+"""The ``who`` word of a labelling game's seed (apart from the agents' and the duels')."""
+
+
+def label_file(folder: str | Path, board: int) -> Path:
+    """The file of one board's labelled positions: ``folder/board-007.json.gz``."""
+    return Path(folder) / f"board-{board:03d}.json.gz"
+
+
+def label_board(
+    number: int,
+    start: Game,
+    solution: Solution,
+    *,
+    games: int,
+    folder: str | Path,
+    agents: Sequence[str] = LABEL_AGENTS,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Label the turn starts of ``games`` games on a solved board with their exact chances.
+
+    Each seat of game ``g`` is drawn from ``agents`` (seeded by
+    ``SeedSequence([seed, number, LABEL_SEED, g])``), so the positions are
+    those good and bad play reach, in every phase. Every turn start of a game
+    not yet over is kept with the mover's exact chance to win and the agent
+    to move, and the board's file (:func:`label_file`) is written whole:
+    ``{"board", "seed", "digest", "games", "agents", "positions": [[line,
+    chance, agent, game], ...]}``. Returns ``{}`` (a ``study`` of
+    :func:`~pinastats.solve.survey.survey` that adds nothing to its rows).
+    """
+    at_least(games, "games", 1)
+    players = [make_agent(name) for name in agents]
+    config = start.config
+    positions: list[list[Any]] = []
+    for g in range(games):
+        rng = _rng(seed, number, LABEL_SEED, g)
+        seats = [players[int(k)] for k in rng.integers(len(players), size=2)]
+        record = record_game(config, seats, rng, start=start, game_index=number * games + g)
+
+        def visit(
+            _k: int, game: Game, turn: RecordedTurn, seats: list[Any] = seats, g: int = g
+        ) -> None:
+            if game.is_over:
+                return
+            mover = int(turn.seat)
+            chance = solution.chances(game)[mover]
+            positions.append([notation_of(game), round(float(chance), 9), seats[mover].name, g])
+
+        replay(record, config, visit=visit)
+    data = {"board": number, "seed": seed, "digest": solution.digest, "games": games,
+            "agents": [a.name for a in players], "positions": positions}  # fmt: skip
+    with written_whole(label_file(folder, number)) as f:
+        f.write(gzip.compress(json.dumps(data).encode("utf-8"), mtime=0))
+    return {}
 
 
 def perfect_survey(

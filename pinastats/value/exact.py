@@ -14,6 +14,8 @@ exact one.
 
 from __future__ import annotations
 
+import gzip
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -23,10 +25,14 @@ import pandas as pd
 from pinastats import _engine as E
 from pinastats._engine import stack_states
 from pinastats.agents.network import evaluate_states
+from pinastats.coach.advice import exact_values
+from pinastats.coach.outcomes import network_values, outcome_positions
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
+from pinastats.game.game import Game
 from pinastats.game.notation import parse_position
 from pinastats.solve.survey import read_survey
+from pinastats.solve.table import cached, remember, solve
 from pinastats.value.data import Positions
 
 CALIBRATION_BINS = 10
@@ -34,40 +40,132 @@ CALIBRATION_BINS = 10
 
 
 def exact_positions(
-    survey: pd.DataFrame | str | Path, boards: Sequence[int] | None = None
+    survey: pd.DataFrame | str | Path | None,
+    boards: Sequence[int] | None = None,
+    *,
+    labels: str | Path | None = None,
 ) -> Positions:
-    """The graded games' turn starts of ``boards`` (all by default), each with its exact label.
+    """The turn starts of ``boards`` (all by default), each with its exact label.
 
-    ``survey``: the rows of a surveyed run with its studies, or its log file. A
-    position's ``game`` is ``board * 10**6 +`` the game's number on the board,
-    its ``source`` the agent that played it.
+    ``survey``: the rows of a surveyed run with its studies, or its log file
+    (the graded games' turn starts); ``labels``: a folder of labelled boards
+    (:func:`~pinastats.records.yardstick.label_board`'s ``board-007.json.gz``
+    files). A position's ``game`` is ``board * 10**6 +`` the game's number on
+    the board (labelled games from :data:`LABELLED_GAMES` on), its ``source`` the
+    agent to move.
     """
-    frame = read_survey(survey) if isinstance(survey, str | Path) else survey
     wanted = None if boards is None else {int(b) for b in boards}
-    games, labels, sources, numbers = [], [], [], []
-    config: GameConfig | None = None
-    for row in frame.to_dict("records"):
-        if wanted is not None and int(row["board"]) not in wanted:
-            continue
-        errors = (row.get("study") or {}).get("errors", {})
-        for agent, rows in errors.items():
-            for g, game_row in enumerate(rows):
-                for line, chance in game_row.get("positions", []):
-                    game = parse_position(line, config=config)
-                    config = config or game.config
-                    if game.is_over:
-                        continue
-                    games.append(game)
-                    labels.append((float(chance), 1.0 - float(chance), 0.0))
-                    sources.append(agent)
-                    numbers.append(int(row["board"]) * 10**6 + g)
-    if config is None:
-        raise PinastatsError("the survey holds no graded positions of the boards asked for")
-    states = stack_states([g.state for g in games])
+    rows = _games(survey, labels, wanted)
+    config = rows[0][0].config
+    states = stack_states([game.state for game, *_ in rows])
+    values = np.array([(chance, 1.0 - chance, 0.0) for _, chance, _, _ in rows])
     provenance = {"players": 2, "labels": "exact (perfect play, solved boards)",
                   "boards": sorted(wanted) if wanted is not None else "all"}  # fmt: skip
-    return Positions(config, states, np.array(labels), np.array(sources, dtype=object),
-                     np.array(numbers, dtype=np.int64), provenance)  # fmt: skip
+    return Positions(config, states, values, np.array([r[2] for r in rows], dtype=object),
+                     np.array([r[3] for r in rows], dtype=np.int64), provenance)  # fmt: skip
+
+
+def _games(
+    survey: pd.DataFrame | str | Path | None, labels: str | Path | None, wanted: set[int] | None
+) -> list[tuple[Game, float, str, int]]:
+    """``(game, the mover's exact chance, agent, game number)`` of every position not over."""
+    rows: list[tuple[str, float, str, int]] = []
+    if survey is not None:
+        frame = read_survey(survey) if isinstance(survey, str | Path) else survey
+        for row in frame.to_dict("records"):
+            board = int(row["board"])
+            if wanted is not None and board not in wanted:
+                continue
+            errors = (row.get("study") or {}).get("errors", {})
+            for agent, games in errors.items():
+                for g, game_row in enumerate(games):
+                    rows += [(line, float(chance), agent, board * 10**6 + g)
+                             for line, chance in game_row.get("positions", [])]  # fmt: skip
+    if labels is not None:
+        rows += _labelled(Path(labels), wanted)
+    config: GameConfig | None = None
+    out: list[tuple[Game, float, str, int]] = []
+    for line, chance, agent, number in rows:
+        game = parse_position(line, config=config)
+        config = config or game.config
+        if not game.is_over:
+            out.append((game, chance, agent, number))
+    if not out:
+        raise PinastatsError("the survey holds no graded positions of the boards asked for")
+    return out
+
+
+def decision_accuracy(
+    survey: pd.DataFrame | str | Path | None,
+    boards: Sequence[int],
+    *,
+    labels: str | Path | None = None,
+    paths: Sequence[str | Path | None] = (None,),
+    per_board: int = 200,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Networks against perfect play on the choices themselves: each turn's ways to end.
+
+    For ``per_board`` turn starts drawn (by ``seed``) from each of ``boards``'
+    positions (:func:`exact_positions`' sources), every way the mover's turn can
+    end (a token on each open cell, or a pass) is valued exactly
+    (:func:`~pinastats.coach.advice.exact_values`; a board whose table is not
+    kept is solved in memory, once for all the networks) and by each network of
+    ``paths`` (``None``: the one the tools play with). With ``b`` the exact
+    best way and ``W``, ``N`` the exact and network values, ``difference`` is
+    the mean over positions of the mean over the other ways ``j`` of
+    ``|(N_j - N_b) - (W_j - W_b)|`` (what choosing depends on). One row a
+    network: ``network``, ``positions``, ``difference``, ``agree`` (the share
+    of positions where the network's best way is exactly best, ties within
+    1e-9 counted) and ``loss`` (the mean ``W_b - W_n`` of the network's best way
+    ``n``, in thousandths of a win).
+    """
+    rows = _games(survey, labels, {int(b) for b in boards})
+    pick = np.random.default_rng(seed)
+    found = [[] for _ in paths]  # type: list[list[tuple[float, float]]]
+    differences: list[list[float]] = [[] for _ in paths]
+    for board in sorted({number // 10**6 for *_, number in rows}):
+        games = [game for game, _, _, number in rows if number // 10**6 == board]
+        take = sorted(pick.permutation(len(games))[: min(per_board, len(games))])
+        remember(cached(games[0]) or solve(games[0], store=False))
+        for k in take:
+            outcomes = outcome_positions(games[int(k)])
+            exact = exact_values(outcomes)
+            best = int(np.argmax(exact))
+            others = np.arange(len(exact)) != best
+            for n, path in enumerate(paths):
+                network = network_values(outcomes, path)
+                lost = float(exact[best] - exact[int(np.argmax(network))])
+                found[n].append((lost, float(lost <= 1e-9)))
+                if others.any():
+                    gap = (network[others] - network[best]) - (exact[others] - exact[best])
+                    differences[n].append(float(np.abs(gap).mean()))
+    return pd.DataFrame([
+        {"network": "in use" if path is None else str(path), "positions": len(found[n]),
+         "difference": float(np.mean(differences[n])),
+         "agree": float(np.mean([a for _, a in found[n]])),
+         "loss": 1000 * float(np.mean([lost for lost, _ in found[n]]))}
+        for n, path in enumerate(paths)
+    ])  # fmt: skip
+
+
+LABELLED_GAMES = 500_000
+"""Where a labelled board's game numbers start (the graded games' come first)."""
+
+
+def _labelled(folder: Path, wanted: set[int] | None) -> list[tuple[str, float, str, int]]:
+    """The positions of the labelled boards in ``folder`` (``board-NNN.json.gz``)."""
+    if not folder.is_dir():
+        raise PinastatsError(f"no folder of labelled boards at {str(folder)!r}")
+    rows: list[tuple[str, float, str, int]] = []
+    for path in sorted(folder.glob("board-*.json.gz")):
+        data = json.loads(gzip.decompress(path.read_bytes()))
+        board = int(data["board"])
+        if wanted is not None and board not in wanted:
+            continue
+        rows += [(line, float(chance), agent, board * 10**6 + LABELLED_GAMES + int(game))
+                 for line, chance, agent, game in data["positions"]]  # fmt: skip
+    return rows
 
 
 def exact_accuracy(positions: Positions, path: str | Path | None = None) -> dict[str, float]:

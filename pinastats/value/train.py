@@ -103,8 +103,15 @@ def fit(
     batch: int = 512,
     learning_rate: float = 1e-3,
     stream: TextIO | None = sys.stderr,
+    validation: Sequence[Positions] = (),
 ) -> TrainedNetwork:
-    """Fit one network to ``parts`` (positions of one player count); progress on ``stream``."""
+    """Fit one network to ``parts`` (positions of one player count); progress on ``stream``.
+
+    The held-out positions that stop the training are a ``held_out`` share of
+    whole games of ``parts``, or, when ``validation`` is given, those positions
+    (e.g. whole boards of the solved game apart from the training ones) and all
+    of ``parts`` is trained on.
+    """
     torch = require_torch()
     if not parts:
         raise TrainError("no positions to train on")
@@ -118,11 +125,21 @@ def fit(
         raise TrainError(f"held_out must be a share in (0, 1), got {held_out!r}")
     if any(h < 1 for h in hidden) or not hidden:
         raise TrainError(f"hidden layers must have at least one unit each, got {list(hidden)}")
-    masks = split_games(parts, held_out, seed)
-    x = np.concatenate([features(p) for p in parts])
-    y = np.concatenate([p.labels for p in parts])
-    test = np.concatenate(masks)
-    x_train, y_train, x_test, y_test = x[~test], y[~test], x[test], y[test]
+    if validation and {p.players for p in validation} != players:
+        raise TrainError(f"validation positions of {sorted({p.players for p in validation})} "
+                         f"players for a {n}-player network")  # fmt: skip
+    if validation:
+        x_train = np.concatenate([features(p) for p in parts])
+        y_train = np.concatenate([p.labels for p in parts])
+        x_test = np.concatenate([features(p) for p in validation])
+        y_test = np.concatenate([p.labels for p in validation])
+        x = np.concatenate([x_train, x_test])
+    else:
+        masks = split_games(parts, held_out, seed)
+        x = np.concatenate([features(p) for p in parts])
+        y = np.concatenate([p.labels for p in parts])
+        test = np.concatenate(masks)
+        x_train, y_train, x_test, y_test = x[~test], y[~test], x[test], y[test]
     if len(x_test) == 0 or len(x_train) == 0:
         raise TrainError("the held-out split is empty: give more games")
     mean = x_train.mean(axis=0)
