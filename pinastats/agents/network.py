@@ -17,6 +17,7 @@ plus per-thread scratch); :func:`network_for` makes one for a game's config.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -90,9 +91,24 @@ class ValueNetworks:
         return self.networks[players]
 
 
+NETWORK_ENV = "PINASTATS_NETWORK"
+"""The environment variable naming a weights file to play with instead of the shipped one."""
+
+
 def network_path() -> Path:
     """Where the shipped weights are."""
     return Path(str(files("pinastats.data") / NETWORK_FILE))
+
+
+def weights_path() -> Path:
+    """The weights every tool plays with: ``$PINASTATS_NETWORK`` where set, else the shipped file.
+
+    The variable names a file made by ``pinastats train`` (checked like the
+    shipped one when first used); it is read once per process, so set it
+    before the first game (worker processes inherit it).
+    """
+    named = os.environ.get(NETWORK_ENV, "").strip()
+    return Path(named) if named else network_path()
 
 
 def save_networks(
@@ -116,7 +132,7 @@ def save_networks(
 
 
 def load_networks(path: str | Path | None = None) -> ValueNetworks:
-    """The networks of a weights file (default: the shipped one), checked.
+    """The networks of a weights file (default: :func:`weights_path`), checked.
 
     Raises :class:`NetworkError` naming the file when it is missing, of another
     :data:`NETWORK_VERSION`, or its shapes do not fit the features.
@@ -128,7 +144,7 @@ def load_networks(path: str | Path | None = None) -> ValueNetworks:
 
 @cache
 def _shipped() -> ValueNetworks:
-    return _load(str(network_path()))
+    return _load(str(weights_path()))
 
 
 def _load(where: str) -> ValueNetworks:

@@ -33,6 +33,7 @@ import itertools
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -56,8 +57,9 @@ from pinastats.errors import PinastatsError
 from pinastats.game.game import Game
 from pinastats.game.rules import EndReason, HappyHourEffect
 
-POLICIES = ("random", "greedy", "ev", "strategic")
-"""The built-in agents that can play the play-outs (every seat)."""
+POLICIES = ("random", "greedy", "ev", "strategic", "value")
+"""The built-in agents that can play the play-outs (every seat; ``value`` where a network
+fits the game)."""
 
 _STRATEGIC = make_agent("strategic").param_vector()
 _NO_RNG = np.random.default_rng(0)  # the strategic Happy Hour choice draws no number
@@ -238,21 +240,23 @@ def outcome_positions(game: Game) -> OutcomeSet:
     )
 
 
-def network_values(outcomes: OutcomeSet) -> FloatArray:
+def network_values(outcomes: OutcomeSet, path: str | Path | None = None) -> FloatArray:
     """``W`` of every outcome position by the learned evaluator (:mod:`pinastats.value`).
 
     Exact where the game is over; else the network's chance that the mover wins
-    plus half its chance that nobody does. Raises :class:`CoachError` when the
-    shipped networks do not fit the game (:func:`~pinastats.agents.network.fits`).
+    plus half its chance that nobody does. ``path``: a weights file (default: the
+    shipped networks). Raises :class:`CoachError` when the shipped networks do
+    not fit the game (:func:`~pinastats.agents.network.fits`).
     """
     config = outcomes.game.config
-    why = fits(config)
+    why = fits(config) if path is None else None
     if why is not None:
         raise CoachError(f"{why}; ask for play-outs instead (--playouts N)")
     w = outcomes.exact.copy()
     todo = outcomes.undecided
     if todo.size:
-        p = evaluate_states(config, E.stack_states([outcomes.states[j] for j in todo]))
+        states = E.stack_states([outcomes.states[j] for j in todo])
+        p = evaluate_states(config, states, path)
         n = config.players
         for row, j in enumerate(todo):
             r = (outcomes.seat - int(outcomes.states[j].status[0]["to_move"])) % n
@@ -291,10 +295,11 @@ class Playouts:
         self.policy = check_policy(self.policy)
         self.seed, self.workers = check_seed(self.seed), check_workers(self.workers)
         self.depth = check_depth(self.depth)
-        if self.depth:
+        if self.depth or self.policy == "value":
             why = fits(self.outcomes.game.config)
             if why is not None:
-                raise CoachError(f"play-outs cut at the network: {why}")
+                use = "play-outs cut at the network" if self.depth else "play-outs by value"
+                raise CoachError(f"{use}: {why}")
         root = np.random.SeedSequence(self.seed)
         self.entropy = int(root.entropy)  # type: ignore[arg-type]
         self._root = root

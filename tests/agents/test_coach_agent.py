@@ -35,7 +35,7 @@ def test_the_coach_is_made_from_its_name() -> None:
         ("coach(seed=1,seed=2)", "parameter 'seed' is given twice"),
         ("coach(playouts=2.5)", "playouts must be a whole number, got '2.5'"),
         ("coach(policy=gredy)", "unknown play-out policy 'gredy'; did you mean 'greedy'"),
-        ("coach(policy=rollout)", "policies: random, greedy, ev, strategic"),
+        ("coach(policy=rollout)", "policies: random, greedy, ev, strategic, value"),
         ("coach(seed=-1)", "seed must be a whole number >= 0"),
         ("coahc", "did you mean 'coach'"),
     ],

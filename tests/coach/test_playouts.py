@@ -9,7 +9,9 @@ from pinastats.agents.builtin import make_agent
 from pinastats.coach import CoachError, win_advice
 from pinastats.coach.outcomes import Playouts, outcome_positions
 from pinastats.coach.solve import standard_error
+from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
+from pinastats.game.layout import load_layout
 from pinastats.simulation.play import play_turn_fast
 
 
@@ -96,7 +98,7 @@ def test_one_playout_measures_no_standard_error_so_the_search_goes_on() -> None:
     ("kwargs", "message"),
     [
         ({"policy": "strategc"}, "did you mean 'strategic'"),
-        ({"policy": "rollout"}, "policies: random, greedy, ev, strategic"),
+        ({"policy": "rollout"}, "policies: random, greedy, ev, strategic, value"),
         ({"playouts": 0}, "play-outs must be a whole number from 1 to 10000, got 0"),
         ({"playouts": -3}, "got -3"),
     ],
@@ -113,3 +115,13 @@ def test_a_finished_game_has_no_turn_to_advise() -> None:
         play_turn_fast(game, agent, rng)
     with pytest.raises(ValueError, match="the game is over"):
         win_advice(game, [1, 2, 3, 4, 6], 1)
+
+
+def test_value_plays_the_play_outs_where_a_network_fits_and_is_refused_elsewhere() -> None:
+    by_value = win_advice(_mid_game(), [1, 2, 3, 4, 6], 1, playouts=8, batch=8, seed=2,
+                          policy="value")  # fmt: skip
+    by_strategic = win_advice(_mid_game(), [1, 2, 3, 4, 6], 1, playouts=8, batch=8, seed=2)
+    assert by_value.keeps[0].win_probability != by_strategic.keeps[0].win_probability
+    grid = Game.new(config=GameConfig(players=2, layout=load_layout("grid-5x5")), seed=1)
+    with pytest.raises(CoachError, match="play-outs by value: the value network plays games on 16"):
+        win_advice(grid, [1, 2, 3, 4, 6], 1, playouts=8, policy="value")

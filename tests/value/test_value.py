@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +14,7 @@ import pytest
 from pinastats import _engine as E
 from pinastats.agents.builtin import AgentError, make_agent
 from pinastats.agents.network import (
+    NETWORK_ENV,
     NETWORK_VERSION,
     NetworkError,
     evaluate_states,
@@ -224,3 +228,33 @@ def test_coach_with_network_leaves() -> None:
     assert len(result.games) == 4
     with pytest.raises(AgentError, match="leaf must be one of end, value"):
         make_agent("coach(leaf=net)")
+
+
+_PLAY = """
+import numpy as np
+from pinastats.agents.network import evaluate_states
+from pinastats.game.game import Game
+from pinastats._engine import stack_states
+game = Game.new(players=2, seed=4)
+print(float(evaluate_states(game.config, stack_states([game.state]))[0, 0]))
+"""
+
+
+def test_an_environment_variable_names_the_weights_every_tool_plays_with(tmp_path: Path) -> None:
+    nets = load_networks()
+    two = nets.for_players(2)
+    w, b = two.layers[-1]
+    tilted = type(two)(2, (*two.layers[:-1], (w, b + np.array([2.0, -2.0, 0.0]))), two.mean,
+                       two.scale)  # fmt: skip
+    path = tmp_path / "tilted.npz"
+    save_networks(path, {**nets.networks, 2: tilted}, {"command": "test"})
+
+    def run(env: dict[str, str]) -> list[str]:
+        done = subprocess.run([sys.executable, "-c", _PLAY], env={**os.environ, **env},
+                              capture_output=True, text=True, check=False)  # fmt: skip
+        return [*done.stdout.split(), done.stderr]
+
+    shipped, tilted_run = run({NETWORK_ENV: ""}), run({NETWORK_ENV: str(path)})
+    assert float(tilted_run[0]) > float(shipped[0]) + 0.2  # the mover's chance pushed up
+    missing = run({NETWORK_ENV: str(tmp_path / "none.npz")})
+    assert f"no value network file at {tmp_path / 'none.npz'}" in missing[-1]
