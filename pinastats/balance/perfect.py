@@ -346,6 +346,11 @@ def _ci(mean: float, low: float, high: float, scale: float = 100.0, digits: int 
             f"{scale * high:.{digits}f}]")  # fmt: skip
 
 
+def _correlation(value: float) -> str:
+    """A correlation for the docs; "—" where one reviewer's rates do not vary (no correlation)."""
+    return "—" if math.isnan(value) else f"{value:.2f}"
+
+
 def doc_tables(
     pp: PerfectPlay | None = None, sp: StrongPlay | None = None
 ) -> dict[str, pd.DataFrame]:
@@ -404,7 +409,7 @@ def doc_tables(
         "marked (exact)": f"{100 * r['marked_exact']:.1f}%",
         "marked (network)": f"{100 * r['marked_network']:.1f}%",
         "loss a decision, exact / network": f"{r['loss_exact']:.1f} / {r['loss_network']:.1f}",
-        "seat error rates' correlation": f"{r['seat_correlation']:.2f}",
+        "seat error rates' correlation": _correlation(r["seat_correlation"]),
         "network's chance at a turn start, mean distance": f"{r.get('start_error', math.nan):.3f}",
     } for r in pp.reviewers.to_dict("records")])  # fmt: skip
     verdicts = comparisons(pp, sp).rename(columns={
