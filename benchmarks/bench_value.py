@@ -4,6 +4,7 @@
     python benchmarks/bench_value.py --positions     # error rates of every agent, network accuracy
     python benchmarks/bench_value.py --speed         # value decisions, self-play, advise
     python benchmarks/bench_value.py --strength      # games against strategic and the coach
+    python benchmarks/bench_value.py --labelling     # what a round of policy iteration costs
 
 Positions: ``benchmarks/value-positions.npz`` (:mod:`pinastats.value.benchmark`):
 2,000 placement decisions of 2-4 players, all phases, each legal cell
@@ -13,6 +14,10 @@ agent places on each; its error rate is the mean label lost against the best
 cell, in thousandths of a win, with a 95% interval.
 
 Speed: ratios of figures measured in this run, with the load average.
+Labelling: the same positions of ``strategic`` self-play labelled by 64
+play-outs played by ``strategic`` (today's labels) and by ``value`` (a round of
+policy iteration), one worker each, in the same run: positions a second and
+their ratio, for 2, 3 and 4 players.
 Strength: games on seeds no tuning used (``STRENGTH_SEED``), wins plus half
 the games without a winner, random first seat, 95% Wilson intervals. Nothing
 is asserted; ``--json`` writes every figure.
@@ -215,6 +220,27 @@ def strength(report: dict[str, Any], quick: bool) -> None:
         report.setdefault("coach_turn_ms", {})[name] = per * 1000
 
 
+def labelling(report: dict[str, Any]) -> None:
+    from pinastats.game import GameConfig
+    from pinastats.value.data import make_positions
+
+    for players in (2, 3, 4):
+        config = GameConfig(players=players)
+        agents = ["strategic"] * players
+        make_positions(agents, 2, config=config, playouts=2, policy="value", workers=1)  # compile
+        rates = {}
+        for policy in ("strategic", "value"):
+            t = time.perf_counter()
+            made = make_positions(agents, 24 // players, seed=11, config=config, sample=0.25,
+                                  playouts=64, policy=policy, workers=1)  # fmt: skip
+            rates[policy] = len(made) / (time.perf_counter() - t)
+        ratio = rates["strategic"] / rates["value"]
+        print(f"  {players} players: {rates['strategic']:.1f} positions/s by strategic play-outs, "
+              f"{rates['value']:.2f} by value ({ratio:.0f}x slower; 64 play-outs a position, "
+              f"one worker, {load()})", flush=True)  # fmt: skip
+        report.setdefault("labelling", {})[players] = {**rates, "ratio": ratio}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--make", action="store_true")
@@ -222,6 +248,7 @@ def main() -> None:
     parser.add_argument("--speed", action="store_true")
     parser.add_argument("--strength", action="store_true")
     parser.add_argument("--quick", action="store_true", help="a quarter of the games")
+    parser.add_argument("--labelling", action="store_true")
     parser.add_argument("--agents", default=",".join(AGENTS).replace("coach(leaf=value,depth=2)",
                         "coach(leaf=value;depth=2)"))  # fmt: skip
     parser.add_argument("--json", default=None)
@@ -237,6 +264,8 @@ def main() -> None:
         speed(report)
     if args.strength:
         strength(report, args.quick)
+    if args.labelling:
+        labelling(report)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1, default=str))
 
