@@ -143,7 +143,7 @@ def main() -> None:
         Path(args.log).parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     with ProcessPoolExecutor(args.processes) as pool:
-        perfect_survey(
+        studies = perfect_survey(
             args.study, agents=args.agents, games=args.games, opponents=args.opponents,
             duels=args.duels,
             reviewed=args.reviewed, seed=args.seed, config=config, executor=pool,
@@ -158,6 +158,10 @@ def main() -> None:
         frame = survey(max(args.boards, args.study), seed=args.seed, config=config, executor=pool,
                        log=_log(args.log, None), progress=_progress("solved"),
                        study=labels)  # fmt: skip
+        # without a log the second survey does not know the studies: take them from the first
+        by_board = dict(zip(studies["board"], studies["study"], strict=True))
+        frame["study"] = [by_board.get(b, st) for b, st in zip(frame["board"], frame["study"],
+                                                                strict=True)]  # fmt: skip
         starts: dict[tuple[int, ...], pd.DataFrame] = {}
         for text in args.starts:
             vector = tuple(int(x) for x in text.split(","))
