@@ -58,6 +58,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--log", type=Path, default=None, help="a yardstick survey's log")
     parser.add_argument("--labels", type=Path, default=None, help="a folder of labelled boards")
+    parser.add_argument("--boards", type=int, default=None,
+                        help="use the boards below this number only (default: all)")  # fmt: skip
     parser.add_argument("--test", default=TEST, help="test boards (never trained or stopped on)")
     parser.add_argument("--valid", default=VALID, help="boards that stop the training")
     parser.add_argument("--curve", default="8,16,32,all", help="training boards per network")
@@ -74,7 +76,8 @@ def main() -> None:
     started = time.perf_counter()
     command = "python benchmarks/exact_labels.py " + " ".join(sys.argv[1:])
     test, valid = _boards(args.test), _boards(args.valid)
-    everything = exact_positions(args.log, labels=args.labels)
+    upto = None if args.boards is None else range(args.boards)
+    everything = exact_positions(args.log, upto, labels=args.labels)
     boards = sorted({int(g) // 10**6 for g in everything.game})
     train = [b for b in boards if b not in test and b not in valid]
     order = [train[k] for k in np.random.default_rng(args.seed).permutation(len(train))]
