@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from pinastats.agents.network import save_networks
-from pinastats.value.exact import decision_accuracy, exact_accuracy, exact_positions
+from pinastats.value.exact import decision_accuracy, exact_accuracy, exact_positions, on_boards
 from pinastats.value.train import fit
 
 TEST = "16,17,18,19,76,77,78,79"
@@ -81,10 +81,7 @@ def main() -> None:
     boards = sorted({int(g) // 10**6 for g in everything.game})
     train = [b for b in boards if b not in test and b not in valid]
     order = [train[k] for k in np.random.default_rng(args.seed).permutation(len(train))]
-    held, stop = (
-        exact_positions(args.log, test, labels=args.labels),
-        exact_positions(args.log, valid, labels=args.labels),
-    )
+    held, stop = on_boards(everything, test), on_boards(everything, valid)
     print(f"{len(everything):,} positions on {len(boards)} boards: {len(train)} to train on, "
           f"validation {valid} ({len(stop):,}), test {test} ({len(held):,})")  # fmt: skip
     in_use = exact_accuracy(held)
@@ -97,7 +94,7 @@ def main() -> None:
         for k, (count, hidden_text) in enumerate(plans):
             hidden = [int(h) for h in hidden_text.split(",")]
             chosen = sorted(order[:count])
-            training = exact_positions(args.log, chosen, labels=args.labels)
+            training = on_boards(everything, chosen)
             t = time.perf_counter()
             result = fit([training], validation=[stop], hidden=hidden, seed=args.seed,
                          epochs=args.epochs, stream=sys.stderr)  # fmt: skip

@@ -245,8 +245,9 @@ def network_values(outcomes: OutcomeSet, path: str | Path | None = None) -> Floa
 
     Exact where the game is over; else the network's chance that the mover wins
     plus half its chance that nobody does. ``path``: a weights file (default: the
-    shipped networks). Raises :class:`CoachError` when the shipped networks do
-    not fit the game (:func:`~pinastats.agents.network.fits`).
+    one every tool plays with, :func:`~pinastats.agents.network.weights_path`).
+    Raises :class:`CoachError` when those networks do not fit the game
+    (:func:`~pinastats.agents.network.fits`).
     """
     config = outcomes.game.config
     why = fits(config) if path is None else None

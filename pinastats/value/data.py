@@ -92,6 +92,12 @@ class Positions:
         value: FloatArray = E.seat_value(self.labels[:, relative_seat], self.labels[:, -1])
         return value
 
+    def take(self, rows: IntArray, **provenance: Any) -> Positions:
+        """The positions at ``rows``, in that order; ``provenance`` updates the copy of it."""
+        return Positions(self.config, _take(self.states, rows), self.labels[rows],
+                         self.source[rows], self.game[rows],
+                         {**self.provenance, **provenance})  # fmt: skip
+
     def digest(self) -> str:
         """SHA-256 of the positions and labels (what a network trained on them names)."""
         h = hashlib.sha256()

@@ -65,6 +65,13 @@ def exact_positions(
                      np.array([r[3] for r in rows], dtype=np.int64), provenance)  # fmt: skip
 
 
+def on_boards(positions: Positions, boards: Sequence[int]) -> Positions:
+    """The positions of :func:`exact_positions` that lie on ``boards``, in the same order."""
+    wanted = sorted({int(b) for b in boards})
+    rows = np.flatnonzero(np.isin(positions.game // 10**6, wanted))
+    return positions.take(rows, boards=wanted)
+
+
 def _games(
     survey: pd.DataFrame | str | Path | None, labels: str | Path | None, wanted: set[int] | None
 ) -> list[tuple[Game, float, str, int]]:
@@ -122,7 +129,7 @@ def decision_accuracy(
     """
     rows = _games(survey, labels, {int(b) for b in boards})
     pick = np.random.default_rng(seed)
-    found = [[] for _ in paths]  # type: list[list[tuple[float, float]]]
+    losses: list[list[float]] = [[] for _ in paths]
     differences: list[list[float]] = [[] for _ in paths]
     for board in sorted({number // 10**6 for *_, number in rows}):
         games = [game for game, _, _, number in rows if number // 10**6 == board]
@@ -135,16 +142,15 @@ def decision_accuracy(
             others = np.arange(len(exact)) != best
             for n, path in enumerate(paths):
                 network = network_values(outcomes, path)
-                lost = float(exact[best] - exact[int(np.argmax(network))])
-                found[n].append((lost, float(lost <= 1e-9)))
+                losses[n].append(float(exact[best] - exact[int(np.argmax(network))]))
                 if others.any():
                     gap = (network[others] - network[best]) - (exact[others] - exact[best])
                     differences[n].append(float(np.abs(gap).mean()))
     return pd.DataFrame([
-        {"network": "in use" if path is None else str(path), "positions": len(found[n]),
+        {"network": "in use" if path is None else str(path), "positions": len(losses[n]),
          "difference": float(np.mean(differences[n])),
-         "agree": float(np.mean([a for _, a in found[n]])),
-         "loss": 1000 * float(np.mean([lost for lost, _ in found[n]]))}
+         "agree": float(np.mean(np.array(losses[n]) <= 1e-9)),
+         "loss": 1000 * float(np.mean(losses[n]))}
         for n, path in enumerate(paths)
     ])  # fmt: skip
 

@@ -133,13 +133,13 @@ def fit(
         y_train = np.concatenate([p.labels for p in parts])
         x_test = np.concatenate([features(p) for p in validation])
         y_test = np.concatenate([p.labels for p in validation])
-        x = np.concatenate([x_train, x_test])
     else:
         masks = split_games(parts, held_out, seed)
         x = np.concatenate([features(p) for p in parts])
         y = np.concatenate([p.labels for p in parts])
         test = np.concatenate(masks)
         x_train, y_train, x_test, y_test = x[~test], y[~test], x[test], y[test]
+    n_positions = len(x_train) + len(x_test)
     if len(x_test) == 0 or len(x_train) == 0:
         raise TrainError("the held-out split is empty: give more games")
     mean = x_train.mean(axis=0)
@@ -147,7 +147,7 @@ def fit(
     scale[scale < 1e-6] = 1.0
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
-    sizes = [x.shape[1], *hidden, n + 1]
+    sizes = [x_train.shape[1], *hidden, n + 1]
     modules: list[Any] = []
     for a, b in itertools.pairwise(sizes):
         modules += [torch.nn.Linear(a, b), torch.nn.ReLU()]
@@ -206,7 +206,7 @@ def fit(
     best_row = history.loc[history["epoch"] == best_epoch].iloc[0]
     metrics = {
         "players": n,
-        "positions": len(x),
+        "positions": n_positions,
         "train_positions": len(x_train),
         "held_out_positions": len(x_test),
         "best_epoch": int(best_epoch),

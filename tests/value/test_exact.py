@@ -22,6 +22,7 @@ from pinastats.value.exact import (
     decision_accuracy,
     exact_accuracy,
     exact_positions,
+    on_boards,
 )
 
 SMALL = GameConfig(rules=Rules(tokens=3))
@@ -146,3 +147,15 @@ def test_a_network_fits_exact_labels_with_whole_boards_held_out(label_folder: Pa
                         valid.source, valid.game)  # fmt: skip
     with pytest.raises(TrainError, match=r"validation positions of \[3\] players"):
         fit([train], validation=[three], hidden=(8,), epochs=1, stream=None)
+
+
+def test_positions_of_some_boards_are_those_read_for_them_alone(
+    survey_log: Path, label_folder: Path
+) -> None:
+    everything = exact_positions(survey_log, labels=label_folder)
+    for boards in ([0], [1], [0, 1]):
+        alone = exact_positions(survey_log, boards, labels=label_folder)
+        taken = on_boards(everything, boards)
+        assert taken.digest() == alone.digest()
+        np.testing.assert_array_equal(taken.game, alone.game)
+        assert taken.provenance["boards"] == boards
