@@ -4,18 +4,22 @@ Strength: ``simulate`` games with the coach in seat 0 and a random first seat,
 the coach's score (wins + half the games without a winner) over the games with
 a 95% Wilson interval: heads-up against ``strategic`` (target >= 60%) and
 ``rollout`` (target: interval above 50%), and one coach against ``strategic``
-opponents at 3 and 4 players (a fair share is 1/3, 1/4).
+opponents at 3 and 4 players (a fair share is 1/3, 1/4), and heads-up against the
+default ``coach`` (``--coach "coach(policy=value,playouts=10)" --fields coach``: a
+coach whose play-outs ``value`` plays, at the play-outs that take as long).
 
 Speed (``--speed``): coach turns on positions of ``strategic`` self-play, timed
-directly: decisions (keeps and placements) per second and play-outs per second.
+directly: decisions (keeps and placements) per second and play-outs per second
+(``--policy value``: play-outs played by ``value``).
 
 CLI (``--cli``): wall time of ``pinastats advise --objective win`` with default
 settings on ``examples/state.json`` (warm numba cache; target <= 2 s).
 
 Each figure is printed with the 1-minute load average. Nothing is asserted.
 
-    python benchmarks/bench_coach.py [--games 200] [--workers 2] [--fields strategic,rollout,3p,4p]
-    python benchmarks/bench_coach.py --speed [--playouts 64] | --cli
+    python benchmarks/bench_coach.py [--games 200] [--workers 2] [--seed 11] \
+        [--fields strategic,rollout,3p,4p,coach]
+    python benchmarks/bench_coach.py --speed [--playouts 64] [--policy value] | --cli
 """
 
 from __future__ import annotations
@@ -44,12 +48,17 @@ def _load() -> str:
     return f"load {os.getloadavg()[0]:.2f}"
 
 
-FIELDS = ("strategic", "rollout", "3p", "4p")
+FIELDS = ("strategic", "rollout", "3p", "4p", "coach")
 """The fields of :func:`strength`, by ``--fields`` name."""
 
 
 def strength(
-    games: int, workers: int, coach: str, rollouts: int, only: tuple[str, ...] = FIELDS
+    games: int,
+    workers: int,
+    coach: str,
+    rollouts: int,
+    only: tuple[str, ...] = FIELDS,
+    seed: int = 11,
 ) -> None:
     """The coach's score in seat 0 against each field of ``only`` (random first seat)."""
     fields = [
@@ -59,6 +68,7 @@ def strength(
             ("rollout", [f"rollout(rollouts={rollouts})"], 0.50),
             ("3p strategic", ["strategic"] * 2, 1 / 3),
             ("4p strategic", ["strategic"] * 3, 1 / 4),
+            ("coach", ["coach"], 0.50),
         ], strict=True)
         if name in only
     ]  # fmt: skip
@@ -66,7 +76,7 @@ def strength(
           f"{'s/game':>7}  load")  # fmt: skip
     for label, others, target in fields:
         t = time.perf_counter()
-        result = simulate([coach, *others], games, seed=11, workers=workers, chunk_size=4)
+        result = simulate([coach, *others], games, seed=seed, workers=workers, chunk_size=4)
         elapsed = time.perf_counter() - t
         winner = result.games["winner"]
         score = float((winner == 0).sum() + 0.5 * (winner < 0).sum())
@@ -75,7 +85,7 @@ def strength(
               f"{target:>7.0%} {elapsed / games:>7.2f}  {_load()}", flush=True)  # fmt: skip
 
 
-def speed(turns: int, playouts: int) -> None:
+def speed(turns: int, playouts: int, policy: str = "strategic") -> None:
     """Decisions and play-outs per second of coach turns from ``strategic`` self-play."""
     strategic = Agent(AgentKind.STRATEGIC)
     decisions = outs = 0
@@ -88,14 +98,14 @@ def speed(turns: int, playouts: int) -> None:
                 break
         if game.is_over:
             continue
-        coach = Coach(playouts=playouts)
+        coach = Coach(playouts=playouts, policy=policy)
         t = time.perf_counter()
         record = play_turn(game, coach, rng)
         elapsed += time.perf_counter() - t
         decisions += record.rolls_used - 1 + (record.cell is not None)
         assert coach._outcomes is not None
         outs += playouts * coach._outcomes.undecided.size
-    print(f"coach(playouts={playouts}): {decisions / elapsed:.1f} decisions/s, "
+    print(f"coach(playouts={playouts},policy={policy}): {decisions / elapsed:.1f} decisions/s, "
           f"{outs / elapsed:,.0f} play-outs/s, {elapsed / turns:.2f} s/turn  "
           f"{_load()}")  # fmt: skip
 
@@ -126,6 +136,8 @@ def main() -> None:
     parser.add_argument("--rollouts", type=int, default=48, help="play-outs of rollout")
     parser.add_argument("--speed", action="store_true", help="time coach turns only")
     parser.add_argument("--playouts", type=int, default=64, help="with --speed")
+    parser.add_argument("--policy", default="strategic", help="with --speed: the play-outs'")
+    parser.add_argument("--seed", type=int, default=11, help="the strength games' seed")
     parser.add_argument("--cli", action="store_true", help="time the advise CLI only")
     parser.add_argument(
         "--fields", default=",".join(FIELDS), help=f"strength fields, of {', '.join(FIELDS)}"
@@ -137,9 +149,9 @@ def main() -> None:
     if args.cli:
         cli(5)
     elif args.speed:
-        speed(30, args.playouts)
+        speed(30, args.playouts, args.policy)
     else:
-        strength(args.games, args.workers, args.coach, args.rollouts, fields)
+        strength(args.games, args.workers, args.coach, args.rollouts, fields, args.seed)
 
 
 if __name__ == "__main__":

@@ -229,9 +229,11 @@ class Agent:
         entry = self._scratch.get(key)
         if entry is None or entry[0] is not game.config:
             check_plays(self, game.config)
+            network = self._scratch.get("network")  # set by pinastats.agents.weights
+            net = None if network is None else network(game.config)
             entry = (
                 game.config,
-                workspace(game.config, memo=self.kind is AgentKind.ROLLOUT),
+                workspace(game.config, memo=self.kind is AgentKind.ROLLOUT, net=net),
                 [b""],
             )
             self._scratch[key] = entry

@@ -12,12 +12,14 @@ from pinastats.agents.network import network_for
 from pinastats.game.config import GameConfig
 
 
-def workspace(config: GameConfig, *, memo: bool = False) -> E.Workspace:
+def workspace(config: GameConfig, *, memo: bool = False, net: E.Net | None = None) -> E.Workspace:
     """A fresh :class:`~pinastats._engine.Workspace` for games of ``config`` (per agent, thread).
 
     With ``memo`` it keeps :data:`~pinastats._engine.MEMO_SLOTS` prepared turns
     for reuse: for the play-outs of the ``rollout`` agent and the coach, which
     replay the same positions; games played once gain nothing from it.
+    ``net``: the network of its ``value`` decisions (default: the one that
+    fits ``config``, :func:`~pinastats.agents.network.network_for`).
     """
     return E.new_workspace(
         n_cells=config.layout.n_cells,
@@ -25,6 +27,6 @@ def workspace(config: GameConfig, *, memo: bool = False) -> E.Workspace:
         n_lines=len(config.layout.lines),
         n_coasters=len(config.catalogue),
         rolls=config.rules.rolls,
-        net=network_for(config),
+        net=network_for(config) if net is None else net,
         memo_slots=E.MEMO_SLOTS if memo else 0,
     )

@@ -104,6 +104,7 @@ def fit(
     learning_rate: float = 1e-3,
     stream: TextIO | None = sys.stderr,
     validation: Sequence[Positions] = (),
+    init: PlayerNetwork | None = None,
 ) -> TrainedNetwork:
     """Fit one network to ``parts`` (positions of one player count); progress on ``stream``.
 
@@ -111,6 +112,10 @@ def fit(
     whole games of ``parts``, or, when ``validation`` is given, those positions
     (e.g. whole boards of the solved game apart from the training ones) and all
     of ``parts`` is trained on.
+
+    ``init``: start from these weights and this standardisation (a warm start:
+    the next round of policy iteration goes on from the network whose play
+    labelled it); ``hidden`` is then ``init``'s.
     """
     torch = require_torch()
     if not parts:
@@ -123,6 +128,10 @@ def fit(
     (n,) = players
     if not 0 < held_out < 1:
         raise TrainError(f"held_out must be a share in (0, 1), got {held_out!r}")
+    if init is not None:
+        if not isinstance(init, PlayerNetwork) or init.players != n:
+            raise TrainError(f"init must be a {n}-player network, got {init!r:.80}")
+        hidden = init.sizes[1:-1]
     if any(h < 1 for h in hidden) or not hidden:
         raise TrainError(f"hidden layers must have at least one unit each, got {list(hidden)}")
     if validation and {p.players for p in validation} != players:
@@ -142,9 +151,15 @@ def fit(
     n_positions = len(x_train) + len(x_test)
     if len(x_test) == 0 or len(x_train) == 0:
         raise TrainError("the held-out split is empty: give more games")
-    mean = x_train.mean(axis=0)
-    scale = x_train.std(axis=0)
-    scale[scale < 1e-6] = 1.0
+    if init is not None:
+        if init.mean.shape != (x_train.shape[1],):
+            raise TrainError(f"init reads {init.mean.shape[0]} features, the positions have "
+                             f"{x_train.shape[1]}")  # fmt: skip
+        mean, scale = init.mean.copy(), init.scale.copy()
+    else:
+        mean = x_train.mean(axis=0)
+        scale = x_train.std(axis=0)
+        scale[scale < 1e-6] = 1.0
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     sizes = [x_train.shape[1], *hidden, n + 1]
@@ -152,6 +167,12 @@ def fit(
     for a, b in itertools.pairwise(sizes):
         modules += [torch.nn.Linear(a, b), torch.nn.ReLU()]
     model = torch.nn.Sequential(*modules[:-1]).double()
+    if init is not None:
+        with torch.no_grad():
+            linear = [m for m in model if isinstance(m, torch.nn.Linear)]
+            for m, (w, b) in zip(linear, init.layers, strict=True):
+                m.weight.copy_(torch.from_numpy(np.asarray(w, dtype=np.float64)))
+                m.bias.copy_(torch.from_numpy(np.asarray(b, dtype=np.float64)))
     opt = torch.optim.Adam(model.parameters(), lr=learning_rate)
     xt = torch.from_numpy((x_train - mean) / scale)
     yt = torch.from_numpy(y_train)

@@ -1,0 +1,224 @@
+"""Policy iteration for the learned evaluator: label by ``value``'s own play, train, play.
+
+    python benchmarks/policy_iteration.py --players 2 3 4 --rounds 3 \
+        --folder /tmp/pi --out data/policy-iteration.json
+
+Round ``r`` for ``n`` players starts from the network of round ``r - 1``
+(round 0: the weights the tools play with, ``PINASTATS_NETWORK`` or the
+shipped file):
+
+1. **Label.** ``value`` self-play games, Happy Hour off and on, each kept turn
+   start replaced half the time by a random way the mover's turn can end
+   (the positions ``value`` weighs), every position played out ``--playouts``
+   times by ``value`` itself in every seat with round ``r - 1``'s network
+   (:func:`~pinastats.value.data.make_positions`, ``policy="value"``; run in
+   a child process whose ``PINASTATS_NETWORK`` names that network). Each
+   setting is split in ``--parts`` runs of their own seeds, so that the
+   play-outs' common random numbers are not one set of streams for all.
+2. **Train.** The network of round ``r - 1`` trained further on those labels
+   (:func:`~pinastats.value.train.fit` with ``init=``: a warm start, same
+   standardisation), a tenth of the games held out to stop it.
+3. **Play.** Round ``r`` against round ``r - 1`` (one seat against ``n - 1``
+   of the previous network, the first player drawn each game;
+   :class:`~pinastats.agents.weights.NetworkAgent` seats both in one game),
+   and each against ``strategic`` in the same seat with the same seeds,
+   ``--games`` games for each Happy Hour setting.
+
+It stops for a player count when a round's head-to-head share over both
+settings is less than one point above the fair share ``1/n``. The networks
+(with their provenance: command, seed, data digests, metrics) stay in
+``--folder``; every figure, with the seeds and the load average, goes to
+``--out``. The label files are kept, so a run that stops is resumed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from pinastats.agents.network import load_networks, save_networks, weights_path
+from pinastats.agents.weights import NetworkAgent
+from pinastats.game.config import GameConfig
+from pinastats.game.rules import Rules
+from pinastats.simulation import simulate
+from pinastats.simulation.stats import wilson_interval
+from pinastats.value.data import make_positions, read_positions, write_positions
+from pinastats.value.train import fit
+
+LABEL_SEED = 37_000
+"""Labelling seeds: ``LABEL_SEED + 1000 n + 100 r + 10 hh + part``."""
+PLAY_SEED = 37_700_000
+"""Seeds of the games that judge a round, apart from every labelling seed."""
+GAMES = {2: (3600, 1800), 3: (2000, 1000), 4: (1200, 600)}
+"""Labelled games per player count, (Happy Hour off, on): about ten minutes on two cores."""
+
+
+def _load() -> float:
+    return round(os.getloadavg()[0], 2)
+
+
+def _label_files(folder: Path, n: int, r: int, parts: int) -> list[tuple[Path, bool, int]]:
+    return [(folder / f"labels-{n}p-r{r}-{'hh' if hh else 'plain'}-{k}.parquet", hh,
+             LABEL_SEED + 1000 * n + 100 * r + 10 * hh + k)
+            for hh in (False, True) for k in range(parts)]  # fmt: skip
+
+
+def label(args: argparse.Namespace) -> None:
+    """(Child process) label round ``r``'s positions with ``value`` play-outs."""
+    n, r = args.players[0], args.round
+    off, on = GAMES[n]
+    games = {False: max(1, round(off * args.scale)), True: max(1, round(on * args.scale))}
+    for path, hh, seed in _label_files(args.folder, n, r, args.parts):
+        if path.is_file():
+            continue
+        config = GameConfig(players=n, rules=Rules(happy_hour=hh))
+        start = time.perf_counter()
+        command = " ".join([Path(sys.argv[0]).name, *sys.argv[1:]])
+        positions = make_positions(
+            ["value"] * n, games[hh] // args.parts, seed=seed, config=config, sample=0.5,
+            playouts=args.playouts, policy="value", outcomes=0.5, workers=args.workers,
+            command=command,
+        )  # fmt: skip
+        write_positions(path, positions)
+        print(f"  {path.name}: {len(positions):,} positions in {time.perf_counter() - start:.0f} s"
+              f" (load {_load()})", file=sys.stderr, flush=True)  # fmt: skip
+
+
+def _share(result: Any, name: str) -> dict[str, Any]:
+    row = next(a for a in result.summary()["agent_win_rate"] if a["agent"] == name)
+    wins, games = row["wins"], row["seat_games"]
+    low, high = wilson_interval(wins, games)
+    return {"wins": wins, "games": games, "share": wins / games, "low": low, "high": high}
+
+
+def _pooled(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    wins, games = sum(r["wins"] for r in rows), sum(r["games"] for r in rows)
+    low, high = wilson_interval(wins, games)
+    return {"wins": wins, "games": games, "share": wins / games, "low": low, "high": high}
+
+
+def play(new: NetworkAgent, others: list[Any], n: int, games: int, seed: int) -> dict[str, Any]:
+    """``new`` in one seat against ``others``, Happy Hour off and on; its shares."""
+    out: dict[str, Any] = {}
+    for hh in (False, True):
+        config = GameConfig(players=n, rules=Rules(happy_hour=hh))
+        result = simulate([new, *others], games=games, seed=seed + hh, config=config)
+        out["happy_hour" if hh else "plain"] = _share(result, new.name)
+    out["both"] = _pooled([out["plain"], out["happy_hour"]])
+    return out
+
+
+def _fmt(s: dict[str, Any]) -> str:
+    return f"{100 * s['share']:.1f}% [{100 * s['low']:.1f}, {100 * s['high']:.1f}]"
+
+
+def run(args: argparse.Namespace) -> None:
+    """Every round of every player count, as the module text says."""
+    report: dict[str, Any] = {}
+    if args.out.is_file():
+        report = json.loads(args.out.read_text())
+    report["about"] = {
+        "command": " ".join(["python", "benchmarks/policy_iteration.py", *sys.argv[1:]]),
+        "playouts": args.playouts, "parts": args.parts, "scale": args.scale,
+        "games": args.games, "label_seed": LABEL_SEED, "play_seed": PLAY_SEED,
+        "labelled_games": {str(n): GAMES[n] for n in args.players},
+        "machine": f"{os.cpu_count()} cores",
+    }  # fmt: skip
+    args.folder.mkdir(parents=True, exist_ok=True)
+    start_file = Path(args.start) if args.start else weights_path()
+    for n in args.players:
+        rounds = report.setdefault(str(n), {"rounds": []})["rounds"]
+        prev = start_file
+        strategic = ["strategic"] * (n - 1)
+        for r in range(1, args.rounds + 1):
+            new_file = args.folder / f"round-{r}-{n}p.npz"
+            done = next((x for x in rounds if x["round"] == r), None)
+            if done is not None:
+                prev = new_file
+                if done["head_to_head"]["both"]["share"] - 1 / n < 0.01:
+                    break
+                continue
+            t0 = time.perf_counter()
+            env = {**os.environ, "PINASTATS_NETWORK": str(prev)}
+            child = [sys.executable, __file__, "label", "--players", str(n), "--round", str(r),
+                     "--folder", str(args.folder), "--playouts", str(args.playouts),
+                     "--parts", str(args.parts), "--scale", str(args.scale)]  # fmt: skip
+            print(f"{n}p round {r}: labelling with {prev.name}", file=sys.stderr, flush=True)
+            subprocess.run(child, env=env, check=True)
+            labelled = time.perf_counter() - t0
+            files = [p for p, _, _ in _label_files(args.folder, n, r, args.parts)]
+            parts = [read_positions(p) for p in files]
+            before = load_networks(prev)
+            t1 = time.perf_counter()
+            trained = fit(parts, init=before.for_players(n), seed=r, stream=sys.stderr)
+            trained_s = time.perf_counter() - t1
+            networks = {**before.networks, n: trained.network}
+            provenance = {
+                "command": report["about"]["command"], "seed": r, "round": r, "players": n,
+                "init": {"file": prev.name, "digest": before.provenance.get("digest", "")},
+                "labels": f"{args.playouts} value play-outs (policy iteration round {r})",
+                "data": {str(n): [{"file": p.name, "digest": q.provenance.get("digest"),
+                                   "positions": len(q)}
+                                  for p, q in zip(files, parts, strict=True)]},
+                "metrics": {str(n): trained.metrics},
+                "others": f"the networks of other player counts are {prev.name}'s",
+            }  # fmt: skip
+            save_networks(new_file, networks, provenance)
+            new, old = NetworkAgent(new_file, f"round {r}"), NetworkAgent(prev, f"round {r - 1}")
+            t2 = time.perf_counter()
+            seed = PLAY_SEED + 10_000 * n + 100 * r
+            row: dict[str, Any] = {
+                "round": r, "network": new_file.name, "positions": sum(len(p) for p in parts),
+                "train": trained.metrics,
+                "head_to_head": play(new, [old] * (n - 1), n, args.games, seed),
+                "vs_strategic": play(new, strategic, n, args.games, seed + 10),
+                "previous_vs_strategic": play(old, strategic, n, args.games, seed + 10),
+            }  # fmt: skip
+            row["seconds"] = {"label": round(labelled), "train": round(trained_s),
+                              "play": round(time.perf_counter() - t2)}  # fmt: skip
+            row["load"] = _load()
+            rounds.append(row)
+            args.out.write_text(json.dumps(report, indent=1) + "\n")
+            h = row["head_to_head"]["both"]
+            print(
+                f"{n}p round {r}: vs round {r - 1} {_fmt(h)} (fair {100 / n:.1f}%); vs strategic "
+                f"{_fmt(row['vs_strategic']['both'])} (round {r - 1}: "
+                f"{_fmt(row['previous_vs_strategic']['both'])})",
+                file=sys.stderr,
+                flush=True,
+            )
+            prev = new_file
+            if h["share"] - 1 / n < 0.01:
+                break
+    args.out.write_text(json.dumps(report, indent=1) + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("step", nargs="?", default="run", choices=("run", "label"))
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    parser.add_argument("--rounds", type=int, default=3, help="at most this many rounds")
+    parser.add_argument("--round", type=int, default=1, help="(label) the round to label")
+    parser.add_argument("--folder", type=Path, required=True, help="labels and networks")
+    parser.add_argument("--out", type=Path, default=Path("data/policy-iteration.json"))
+    parser.add_argument("--start", default="", help="round 0's weights (default: the tools')")
+    parser.add_argument("--playouts", type=int, default=32, help="value play-outs a label")
+    parser.add_argument("--parts", type=int, default=2, help="runs (seeds) per setting")
+    parser.add_argument("--scale", type=float, default=1.0, help="times the labelled games")
+    parser.add_argument("--games", type=int, default=2000, help="games per setting and match")
+    parser.add_argument("--workers", type=int, default=None)
+    args = parser.parse_args()
+    if args.step == "label":
+        label(args)
+    else:
+        run(args)
+
+
+if __name__ == "__main__":
+    main()
