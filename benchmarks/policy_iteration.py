@@ -49,6 +49,7 @@ from pinastats.game.rules import Rules
 from pinastats.simulation import simulate
 from pinastats.simulation.stats import wilson_interval
 from pinastats.value.data import make_positions, read_positions, write_positions
+from pinastats.value.exact import decision_accuracy, exact_accuracy, exact_positions, on_boards
 from pinastats.value.train import fit
 
 LABEL_SEED = 37_000
@@ -199,13 +200,63 @@ def run(args: argparse.Namespace) -> None:
     args.out.write_text(json.dumps(report, indent=1) + "\n")
 
 
+TEST_BOARDS = (16, 17, 18, 19, 76, 77, 78, 79)
+"""``benchmarks/exact_labels.py``'s test boards: no network was fitted or stopped on them."""
+DECISION_BOARDS = (76, 77, 78, 79)
+
+
+def exact(args: argparse.Namespace) -> None:
+    """Two players: each of ``--networks`` against the exact values of boards it never saw.
+
+    The test positions and the choices (100 turn starts on each of boards
+    76-79, seed 37) of ``benchmarks/exact_labels.py``, so that its table and
+    this one are of the same positions.
+    """
+    log, labels = Path("data/perfect/boards.jsonl"), Path("data/perfect/labels")
+    held = on_boards(exact_positions(log, range(80), labels=labels), TEST_BOARDS)
+    paths: list[Path | None] = [None if p == "in-use" else Path(p) for p in args.networks]
+    rows: list[dict[str, Any]] = [
+        {"network": str(p or "in use"), "test": exact_accuracy(held, p)} for p in paths
+    ]
+    choices = decision_accuracy(log, DECISION_BOARDS, labels=labels, paths=paths,
+                                per_board=100, seed=37)  # fmt: skip
+    for row, choice in zip(rows, choices.to_dict("records"), strict=True):
+        row["decisions"] = choice
+    out = {"command": " ".join(["python", "benchmarks/policy_iteration.py", *sys.argv[1:]]),
+           "test_boards": list(TEST_BOARDS), "test_positions": len(held),
+           "test_digest": held.digest(), "decision_boards": list(DECISION_BOARDS),
+           "networks": rows, "load": _load()}  # fmt: skip
+    args.exact_out.write_text(json.dumps(out, indent=1) + "\n")
+    print(json.dumps(rows, indent=1))
+
+
+def table(args: argparse.Namespace) -> None:
+    """Print the rounds of ``--out`` as the Markdown table of ``docs/value.md``."""
+    report = json.loads(args.out.read_text())
+    print(
+        "| players | round | positions | against the round before: Happy Hour off | on "
+        "| both (fair share) | against `strategic` | the round before, same games |"
+    )
+    print("|---:|---:|---:|---|---|---|---|---|")
+    for n in sorted(k for k in report if k.isdigit()):
+        for row in report[n]["rounds"]:
+            h, s, p = row["head_to_head"], row["vs_strategic"], row["previous_vs_strategic"]
+            print(f"| {n} | {row['round']} | {row['positions']:,} | {_fmt(h['plain'])} "
+                  f"| {_fmt(h['happy_hour'])} | {_fmt(h['both'])} ({100 / int(n):.1f}%) "
+                  f"| {_fmt(s['both'])} | {_fmt(p['both'])} |")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("step", nargs="?", default="run", choices=("run", "label"))
+    parser.add_argument(
+        "step", nargs="?", default="run", choices=("run", "label", "table", "exact")
+    )
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--rounds", type=int, default=3, help="at most this many rounds")
     parser.add_argument("--round", type=int, default=1, help="(label) the round to label")
-    parser.add_argument("--folder", type=Path, required=True, help="labels and networks")
+    parser.add_argument(
+        "--folder", type=Path, default=Path("policy-iteration"), help="labels and networks"
+    )
     parser.add_argument("--out", type=Path, default=Path("data/policy-iteration.json"))
     parser.add_argument("--start", default="", help="round 0's weights (default: the tools')")
     parser.add_argument("--playouts", type=int, default=32, help="value play-outs a label")
@@ -213,9 +264,17 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="times the labelled games")
     parser.add_argument("--games", type=int, default=2000, help="games per setting and match")
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument(
+        "--networks", nargs="*", default=["in-use"], help="(exact) weights files, or in-use"
+    )
+    parser.add_argument("--exact-out", type=Path, default=Path("policy-iteration-exact.json"))
     args = parser.parse_args()
     if args.step == "label":
         label(args)
+    elif args.step == "exact":
+        exact(args)
+    elif args.step == "table":
+        table(args)
     else:
         run(args)
 
