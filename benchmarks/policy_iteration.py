@@ -29,11 +29,24 @@ settings is less than one point above the fair share ``1/n``. The networks
 (with their provenance: command, seed, data digests, metrics) stay in
 ``--folder``; every figure, with the seeds and the load average, goes to
 ``--out``. The label files are kept, so a run that stops is resumed.
+
+Other steps:
+
+    python benchmarks/policy_iteration.py table      # --out's rounds as docs/value.md shows them
+    python benchmarks/policy_iteration.py match --players 2 --networks NEW.npz OLD.npz
+    python benchmarks/policy_iteration.py exact --networks in-use ROUND.npz ...
+    python benchmarks/policy_iteration.py ship --use 2=ROUND-1.npz,ROUND-2.npz
+
+``match`` plays two weights files as a round is played; ``exact`` measures
+two-player networks against the exact values of the solved boards of
+``benchmarks/exact_labels.py``; ``ship`` writes ``data/value-net.npz`` with the
+last round of each ``--use`` chain and the provenance of every round.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -162,7 +175,7 @@ def run(args: argparse.Namespace) -> None:
             networks = {**before.networks, n: trained.network}
             provenance = {
                 "command": report["about"]["command"], "seed": r, "round": r, "players": n,
-                "init": {"file": prev.name, "digest": before.provenance.get("digest", "")},
+                "init": {"file": prev.name, "sha256": _sha256(prev)},
                 "labels": f"{args.playouts} value play-outs (policy iteration round {r})",
                 "data": {str(n): [{"file": p.name, "digest": q.provenance.get("digest"),
                                    "positions": len(q)}
@@ -230,6 +243,56 @@ def exact(args: argparse.Namespace) -> None:
     print(json.dumps(rows, indent=1))
 
 
+def match(args: argparse.Namespace) -> None:
+    """``--networks NEW OLD``: NEW in one seat against OLD (seed ``PLAY_SEED + 90,000``)."""
+    n = args.players[0]
+    new_path, old_path = (Path(p) for p in args.networks)
+    new, old = NetworkAgent(new_path, new_path.stem), NetworkAgent(old_path, old_path.stem)
+    result = play(new, [old] * (n - 1), n, args.games, PLAY_SEED + 90_000)
+    print(json.dumps({"players": n, "new": new_path.name, "old": old_path.name,
+                      "seed": PLAY_SEED + 90_000, **result}, indent=1))  # fmt: skip
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def ship(args: argparse.Namespace) -> None:
+    """Write ``--to``: the start weights, with each ``--use N=ROUND1,ROUND2,...`` network instead.
+
+    The provenance keeps the start file's (its ``pinastats train`` command, data
+    and metrics) and adds, for each player count replaced, every round of the
+    chain (its command, seed, label files and digests, the weights' SHA-256),
+    the label files to its data, the last round's metrics, and what each
+    network learned from (``labels``).
+    """
+    start = Path(args.start) if args.start else weights_path()
+    base = load_networks(start)
+    networks = dict(base.networks)
+    provenance = json.loads(json.dumps(base.provenance))
+    first = "strategic play-outs, 64 a position (pinastats value-data rounds 1-2)"
+    provenance["labels"] = {str(n): first for n in networks}
+    provenance["policy_iteration"] = {}
+    for item in args.use:
+        count, _, files = item.partition("=")
+        n, chain = int(count), [Path(f) for f in files.split(",")]
+        rounds = []
+        for path in chain:
+            made = load_networks(path)
+            rounds.append({**made.provenance, "file": path.name, "sha256": _sha256(path)})
+        networks[n] = load_networks(chain[-1]).for_players(n)
+        provenance["data"][str(n)] += [d for r in rounds for d in r["data"][str(n)]]
+        provenance["metrics"][str(n)] = rounds[-1]["metrics"][str(n)]
+        provenance["labels"][str(n)] = (
+            f"{first}; then {len(chain)} round(s) of policy iteration, each trained on from the "
+            "last on positions labelled by 32 play-outs of value with the last round's network"
+        )
+        provenance["policy_iteration"][str(n)] = {"start_sha256": _sha256(start), "rounds": rounds}
+    provenance["shipped_by"] = " ".join(["python", "benchmarks/policy_iteration.py", *sys.argv[1:]])
+    save_networks(args.to, networks, provenance)
+    print(f"wrote {args.to}: " + json.dumps(provenance["labels"], indent=1))
+
+
 def table(args: argparse.Namespace) -> None:
     """Print the rounds of ``--out`` as the Markdown table of ``docs/value.md``."""
     report = json.loads(args.out.read_text())
@@ -249,7 +312,10 @@ def table(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument(
-        "step", nargs="?", default="run", choices=("run", "label", "table", "exact")
+        "step",
+        nargs="?",
+        default="run",
+        choices=("run", "label", "table", "exact", "ship", "match"),
     )
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--rounds", type=int, default=3, help="at most this many rounds")
@@ -264,6 +330,8 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="times the labelled games")
     parser.add_argument("--games", type=int, default=2000, help="games per setting and match")
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--use", nargs="*", default=[], help="(ship) N=ROUND1.npz,ROUND2.npz")
+    parser.add_argument("--to", type=Path, default=Path("data/value-net.npz"), help="(ship)")
     parser.add_argument(
         "--networks", nargs="*", default=["in-use"], help="(exact) weights files, or in-use"
     )
@@ -271,6 +339,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.step == "label":
         label(args)
+    elif args.step == "match":
+        match(args)
+    elif args.step == "ship":
+        ship(args)
     elif args.step == "exact":
         exact(args)
     elif args.step == "table":

@@ -38,9 +38,9 @@ DEFAULT_BATCH = 100
 """Play-outs per outcome added between two checks of the lead."""
 CLEAR_LEAD = 3.0
 """The lead of the best option over the second, in paired standard errors, that ends the search."""
-NETWORK_RESOLUTION = 0.025
+NETWORK_RESOLUTION = 0.026
 """With the network: a lead of at most this much is too close to call. The network's error on
-the difference between two candidates of one decision is 0.025 on average over the position
+the difference between two candidates of one decision is 0.026 on average over the position
 benchmark (``benchmarks/bench_value.py --positions``, ``docs/value.md``)."""
 
 

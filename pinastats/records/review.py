@@ -101,9 +101,9 @@ DEFAULT_PLAYOUTS = 400
 """Most checking play-outs per outcome position (and the screening ones with ``"playouts"``)."""
 Z = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
-NETWORK_DIFFERENCE_SD = 0.031
+NETWORK_DIFFERENCE_SD = 0.033
 """The network's error on the difference of two candidates of one decision, as a standard
-deviation: the mean absolute error 0.025 measured on the position benchmark
+deviation: the mean absolute error 0.026 measured on the position benchmark
 (``benchmarks/bench_value.py --positions``) times ``sqrt(pi / 2)``."""
 TIE = 1e-9
 """Losses below this are ties: the played option was (one of) the best."""

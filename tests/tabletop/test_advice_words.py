@@ -24,7 +24,7 @@ def test_the_verdict_and_the_rows_in_words() -> None:
     game = parse_position(LINE)
     keeps = advice_view(game, (1, 2, 3, 4, 6), 2, ("Ana", "Ben"))
     assert keeps is not None
-    assert keeps["source"] == "learned network, typical error ±4.5 percentage points"
+    assert keeps["source"] == "learned network, typical error ±5.2 percentage points"
     assert [k["best"] for k in keeps["keeps"]].count(True) == 1
     assert "stop: take Small Straight" in [k["label"] for k in keeps["keeps"]]
     assert keeps["lit"] == [13]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -81,3 +83,14 @@ def test_training_goes_on_from_a_network() -> None:
     assert not np.allclose(moved.network.layers[0][0], start.layers[0][0])
     with pytest.raises(TrainError, match="init must be a 2-player network"):
         fit([positions], init=load_networks().for_players(3), epochs=1, stream=None)
+
+
+def test_the_rounds_table_of_the_docs_is_the_recorded_one() -> None:
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, str(root / "benchmarks" / "policy_iteration.py"),
+                           "table", "--out", str(root / "data" / "policy-iteration.json")],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    docs = (root / "docs" / "value.md").read_text(encoding="utf-8")
+    block = docs.split("<!-- table: policy-iteration -->\n")[1].split("<!-- end table -->")[0]
+    assert block == done.stdout
+    assert block.count("\n| ") >= 3  # a header, its rule and at least one round

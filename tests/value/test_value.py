@@ -217,6 +217,17 @@ def test_shipped_weights_carry_their_provenance() -> None:
         assert all(len(d["digest"]) == 64 for d in data)
         assert sum(d["positions"] for d in data) >= 100_000
         assert prov["metrics"][str(n)]["held_out_positions"] > 0
+        assert prov["labels"][str(n)].startswith("strategic play-outs")
+    # two players: trained on by policy iteration, every round's labels and weights named
+    chain = prov["policy_iteration"]["2"]
+    assert "policy iteration" in prov["labels"]["2"]
+    assert chain["rounds"]
+    for k, round_ in enumerate(chain["rounds"], start=1):
+        assert round_["round"] == k
+        assert len(round_["sha256"]) == 64
+        assert all(len(d["digest"]) == 64 for d in round_["data"]["2"])
+        assert round_["data"]["2"][0] in prov["data"]["2"]
+    assert set(prov["policy_iteration"]) == {"2"}  # 3 and 4 players: strategic play-outs only
     json.dumps(prov)
 
 
