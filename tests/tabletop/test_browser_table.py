@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from pinastats.agents.network import network_path
 from pinastats.game.notation import parse_position
 from pinastats.tabletop.server import BoardServer
 from pinastats.tabletop.session import PlaySession
@@ -27,6 +28,8 @@ STEP = 30_000
 LINE = "pc1 P1,P2+2,P3+1,P4/P5+2,P6+1,T1+2,T2/T3+1,T4+2,T5,T6+1/FH+2,SS,LS,OD 1"
 """Ana (seat 1) has two tokens left, Ben one: four turns to the end."""
 PHONE = {"width": 390, "height": 844}
+CANDIDATE = network_path().parent / "candidates" / "value-net-strategic-labels.npz"
+"""The networks the whole-game test's script was written with (trained on strategic play-outs)."""
 DESKTOP = {"width": 1280, "height": 900}
 
 
@@ -112,6 +115,12 @@ def test_a_whole_game_at_a_real_table_on_a_phone(
 
     monkeypatch.setattr(table, "_folder", lambda: tmp_path / "boards")
     monkeypatch.setattr(table, "_SOLUTIONS", type(table._SOLUTIONS)())
+    # the game below follows the coach move by move: one fixed network file plays it, so
+    # that a newly shipped network does not rewrite the script
+    from pinastats.agents import network
+
+    fixed = network.load_networks(CANDIDATE)
+    monkeypatch.setattr(network, "_shipped", lambda: fixed)
     folder = Path(os.environ.get("PINASTATS_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     server = BoardServer(PlaySession(["human", "strategic"], seed=1), 0)
