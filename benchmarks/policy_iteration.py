@@ -36,11 +36,14 @@ Other steps:
     python benchmarks/policy_iteration.py match --players 2 --networks NEW.npz OLD.npz
     python benchmarks/policy_iteration.py exact --networks in-use ROUND.npz ...
     python benchmarks/policy_iteration.py ship --use 2=ROUND-1.npz,ROUND-2.npz
+    python benchmarks/policy_iteration.py boards --games 200 --networks NET.npz ...
 
 ``match`` plays two weights files as a round is played; ``exact`` measures
 two-player networks against the exact values of the solved boards of
 ``benchmarks/exact_labels.py``; ``ship`` writes ``data/value-net.npz`` with the
-last round of each ``--use`` chain and the provenance of every round.
+last round of each ``--use`` chain and the provenance of every round;
+``boards`` plays ``value`` with each network against ``strategic`` on the
+solved boards where ``perfect`` played its duels.
 """
 
 from __future__ import annotations
@@ -253,6 +256,50 @@ def match(args: argparse.Namespace) -> None:
                       "seed": PLAY_SEED + 90_000, **result}, indent=1))  # fmt: skip
 
 
+BOARDS_SEED = 37_800_000
+"""Seeds of the games of ``boards`` (game ``g`` of board ``b``: ``BOARDS_SEED + 1000 b + g``)."""
+
+
+def boards(args: argparse.Namespace) -> None:
+    """``value`` with each of ``--networks`` against ``strategic`` on the studied solved boards.
+
+    The boards on which ``perfect`` played its duels against ``strategic``
+    (``data/perfect/boards.jsonl``, seed 36): ``--games`` games a board, seats
+    swapped every other game, the same games for every network. Beside
+    ``perfect``'s score over its duels there (``data/perfect-play.json``).
+    """
+    from pinastats.game.config import GameConfig as Config
+    from pinastats.game.game import Game
+    from pinastats.simulation.play import play_game
+
+    lines = Path("data/perfect/boards.jsonl").read_text(encoding="utf-8").splitlines()
+    rows = [json.loads(line) for line in lines if line.strip()]
+    studied = [r for r in rows if r.get("study", {}).get("duels", {}).get("strategic")]
+    out: dict[str, Any] = {"boards": [r["board"] for r in studied], "games_a_board": args.games,
+                           "seed": BOARDS_SEED, "networks": {}}  # fmt: skip
+    for name in args.networks:
+        agent = NetworkAgent(Path(name))
+        score = 0.0
+        for r in studied:
+            for g in range(args.games):
+                seat = g % 2
+                seats: list[Any] = [agent, "strategic"] if seat == 0 else ["strategic", agent]
+                game = Game.new(config=Config(players=2), seed=int(r["seed"]))
+                play_game(game, seats, seed=BOARDS_SEED + 1000 * int(r["board"]) + g)
+                winner = game.winner
+                score += 0.5 if winner is None else float(winner == seat)
+        games = len(studied) * args.games
+        low, high = wilson_interval(score, games)
+        out["networks"][Path(name).name] = {"share": score / games, "low": low, "high": high,
+                                            "games": games}  # fmt: skip
+        print(f"{Path(name).name}: {_fmt(out['networks'][Path(name).name])} over {games} games "
+              f"(load {_load()})", flush=True)  # fmt: skip
+    perfect = json.loads(Path("data/perfect-play.json").read_text())["head_to_head"]
+    out["perfect"] = next(h for h in perfect if h["opponent"] == "strategic")
+    out["command"] = " ".join(["python", "benchmarks/policy_iteration.py", *sys.argv[1:]])
+    args.exact_out.write_text(json.dumps(out, indent=1) + "\n")
+
+
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -315,7 +362,7 @@ def main() -> None:
         "step",
         nargs="?",
         default="run",
-        choices=("run", "label", "table", "exact", "ship", "match"),
+        choices=("run", "label", "table", "exact", "ship", "match", "boards"),
     )
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--rounds", type=int, default=3, help="at most this many rounds")
@@ -339,6 +386,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.step == "label":
         label(args)
+    elif args.step == "boards":
+        boards(args)
     elif args.step == "match":
         match(args)
     elif args.step == "ship":
