@@ -356,13 +356,17 @@ def table(args: argparse.Namespace) -> None:
                   f"| {_fmt(s['both'])} | {_fmt(p['both'])} |")  # fmt: skip
 
 
+STEPS = {"run": run, "label": label, "table": table, "exact": exact, "ship": ship,
+         "match": match, "boards": boards}  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument(
         "step",
         nargs="?",
         default="run",
-        choices=("run", "label", "table", "exact", "ship", "match", "boards"),
+        choices=tuple(STEPS),
     )
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--rounds", type=int, default=3, help="at most this many rounds")
@@ -382,22 +386,10 @@ def main() -> None:
     parser.add_argument(
         "--networks", nargs="*", default=["in-use"], help="(exact) weights files, or in-use"
     )
-    parser.add_argument("--exact-out", type=Path, default=Path("policy-iteration-exact.json"))
+    parser.add_argument("--exact-out", type=Path, default=Path("policy-iteration-exact.json"),
+                        help="(exact, boards) where their figures go")  # fmt: skip
     args = parser.parse_args()
-    if args.step == "label":
-        label(args)
-    elif args.step == "boards":
-        boards(args)
-    elif args.step == "match":
-        match(args)
-    elif args.step == "ship":
-        ship(args)
-    elif args.step == "exact":
-        exact(args)
-    elif args.step == "table":
-        table(args)
-    else:
-        run(args)
+    STEPS[args.step](args)
 
 
 if __name__ == "__main__":
