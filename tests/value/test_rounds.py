@@ -18,6 +18,7 @@ from pinastats.game.rules import Rules
 from pinastats.simulation import simulate
 from pinastats.value.data import make_positions
 from pinastats.value.train import TrainError, fit
+from tests.value.nets import tilted_weights
 
 
 def _games(result: object) -> list[tuple[int, ...]]:
@@ -27,15 +28,8 @@ def _games(result: object) -> list[tuple[int, ...]]:
 
 
 def _tilted(tmp_path: Path) -> Path:
-    """The shipped networks, the 2-player one pushed to think the mover always wins."""
-    nets = load_networks()
-    two = nets.for_players(2)
-    w, b = two.layers[-1]
-    tilted = type(two)(2, (*two.layers[:-1], (w, b + np.array([3.0, -3.0, 0.0]))), two.mean,
-                       two.scale)  # fmt: skip
-    path = tmp_path / "tilted.npz"
-    save_networks(path, {2: tilted}, {"command": "test"})
-    return path
+    """The shipped 2-player network pushed to think the mover always wins, alone in a file."""
+    return tilted_weights(tmp_path / "tilted.npz", 3.0, others=False)
 
 
 @pytest.mark.parametrize("happy_hour", [False, True])

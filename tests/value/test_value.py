@@ -38,6 +38,7 @@ from pinastats.value.data import (
     write_positions,
 )
 from pinastats.value.features import features, state_features, win_chances
+from tests.value.nets import tilted_weights
 
 
 def _positions(players: int, games: int = 6, seed: int = 3, happy_hour: bool = False) -> Positions:
@@ -252,13 +253,7 @@ print(float(evaluate_states(game.config, stack_states([game.state]))[0, 0]))
 
 
 def test_an_environment_variable_names_the_weights_every_tool_plays_with(tmp_path: Path) -> None:
-    nets = load_networks()
-    two = nets.for_players(2)
-    w, b = two.layers[-1]
-    tilted = type(two)(2, (*two.layers[:-1], (w, b + np.array([2.0, -2.0, 0.0]))), two.mean,
-                       two.scale)  # fmt: skip
-    path = tmp_path / "tilted.npz"
-    save_networks(path, {**nets.networks, 2: tilted}, {"command": "test"})
+    path = tilted_weights(tmp_path / "tilted.npz", 2.0)
 
     def run(env: dict[str, str]) -> list[str]:
         done = subprocess.run([sys.executable, "-c", _PLAY], env={**os.environ, **env},
