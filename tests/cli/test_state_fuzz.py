@@ -62,7 +62,9 @@ SCALARS: st.SearchStrategy[Any] = st.one_of(
     st.sampled_from([None, True, False, 0, 1, -1, 2, 3, 4, 5, 6, 7, 19, 20, 21, 2**31, 2**53,
                      2**63 - 1, 2**63, -(2**63), 10**30, -(10**30), 0.5, 1e30, -0.0, "", "A", "B",
                      "AB", "score", "tokens", "standard", "grid-5x5", "full-house", "ful house",
-                     "x/none.json", "/", ".", "\x00", [], {}]),
+                     "x/none.json", "/", ".", "\x00"]),
+    st.builds(list),  # a fresh empty list or dict each draw: a sampled one would be shared, and
+    st.builds(dict),  # a mutation adding to it would change it for every later example
     st.integers(),
     st.floats(),
     st.text(max_size=12),
