@@ -134,12 +134,12 @@ def _coach() -> None:
 
 def _value() -> None:
     from pinastats.agents.network import fits
-    from pinastats.coach.advice import win_advice
+    from pinastats.evaluation.network import NetworkEvaluator
     from pinastats.game.game import Game
 
     game = Game.new(2, seed=0)
     if fits(game.config) is None:  # a checkout without trained weights skips it
-        win_advice(game, [1, 2, 3, 4, 5], 2, evaluator="network")
+        NetworkEvaluator().advise(game, (1, 2, 3, 4, 5), 2)
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ from pinastats._engine import (
     Workspace,
     turn_tables,
 )
-from pinastats.agents.network import fits
+from pinastats.agents.network import ValueNetworks, fits, network_for
 from pinastats.agents.protocol import AgentProtocol, is_agent
 from pinastats.agents.tables import workspace
 from pinastats.dice.errors import is_finite_number, is_number
@@ -163,10 +163,17 @@ def _python_factory(name: str) -> PythonAgentFactory:
 
 @dataclass(frozen=True)
 class Agent:
-    """A built-in agent: a kind and its parameters (see :data:`STRATEGIC_DEFAULTS`)."""
+    """A built-in agent: a kind and its parameters (see :data:`STRATEGIC_DEFAULTS`).
+
+    ``networks``: the networks its ``value`` decisions read (loaded
+    :class:`~pinastats.agents.network.ValueNetworks`; default: the default networks,
+    :func:`~pinastats.agents.network.default_networks`). Two agents with other
+    networks play side by side in one game.
+    """
 
     kind: AgentKind
     params: Mapping[str, float] = field(default_factory=dict)
+    networks: ValueNetworks | None = field(default=None, repr=False, compare=False, hash=False)
     _scratch: dict[Any, Any] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
@@ -216,11 +223,12 @@ class Agent:
     # -------------------------------------------------- decisions (Python path)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"kind": self.kind, "params": dict(self.params)}
+        return {"kind": self.kind, "params": dict(self.params), "networks": self.networks}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         object.__setattr__(self, "kind", state["kind"])
         object.__setattr__(self, "params", state["params"])
+        object.__setattr__(self, "networks", state.get("networks"))
         object.__setattr__(self, "_scratch", {})
 
     def _work(self, game: Game) -> Workspace:
@@ -229,8 +237,7 @@ class Agent:
         entry = self._scratch.get(key)
         if entry is None or entry[0] is not game.config:
             check_plays(self, game.config)
-            network = self._scratch.get("network")  # set by pinastats.agents.weights
-            net = None if network is None else network(game.config)
+            net = None if self.networks is None else network_for(game.config, self.networks)
             entry = (
                 game.config,
                 workspace(game.config, memo=self.kind is AgentKind.ROLLOUT, net=net),

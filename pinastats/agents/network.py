@@ -151,36 +151,74 @@ def _load(where: str) -> ValueNetworks:
     if not Path(where).is_file():
         raise NetworkError(f"no value network file at {where} (make one with `pinastats train`)")
     try:
-        data = np.load(where, allow_pickle=False)
-        arrays = {k: data[k] for k in data.files}
-    except (OSError, ValueError) as exc:
+        with np.load(where, allow_pickle=False) as data:
+            if not hasattr(data, "files"):
+                raise ValueError("a single array, not a weights file (.npz)")
+            arrays = {k: data[k] for k in data.files}
+    except Exception as exc:  # a damaged file: zip, zlib, npy header or EOF errors alike
         raise NetworkError(f"the value network file {where} cannot be read: {exc}") from None
-    version = int(arrays.get("version", np.array(-1)))
+    stamp = arrays.get("version", np.array(""))
+    version = int(stamp) if stamp.dtype.kind in "iu" and stamp.size == 1 else -1
     if version != NETWORK_VERSION:
         raise NetworkError(
             f"the value network file {where} is of version {version}; this pinastats reads "
             f"version {NETWORK_VERSION} (retrain with `pinastats train`)"
         )
-    provenance = json.loads(str(arrays["provenance"]))
+    try:
+        provenance = json.loads(str(arrays["provenance"]))
+    except (KeyError, ValueError) as exc:
+        raise NetworkError(
+            f"the value network file {where} has no readable provenance: {exc}"
+        ) from None
+    if not isinstance(provenance, dict):
+        raise NetworkError(f"the value network file {where}: its provenance is not a JSON object")
     networks: dict[int, PlayerNetwork] = {}
     for n in PLAYER_COUNTS:
         if f"p{n}_w0" not in arrays:
             continue
         layers = []
         k = 0
-        while f"p{n}_w{k}" in arrays:
-            layers.append((arrays[f"p{n}_w{k}"], arrays[f"p{n}_b{k}"]))
-            k += 1
-        net = PlayerNetwork(n, tuple(layers), arrays[f"p{n}_mean"], arrays[f"p{n}_scale"])
+        try:
+            while f"p{n}_w{k}" in arrays:
+                layers.append(
+                    (_weights(arrays, f"p{n}_w{k}", where), _weights(arrays, f"p{n}_b{k}", where))
+                )
+                k += 1
+            mean, scale = (
+                _weights(arrays, f"p{n}_mean", where),
+                _weights(arrays, f"p{n}_scale", where),
+            )
+        except KeyError as exc:
+            raise NetworkError(f"the value network file {where} lacks the array {exc}") from None
+        net = PlayerNetwork(n, tuple(layers), mean, scale)
         _check_shapes(net, where)
         networks[n] = net
+    if not networks:
+        raise NetworkError(f"the value network file {where} holds no network")
     return ValueNetworks(networks, provenance, where)
+
+
+def _weights(arrays: dict[str, Any], key: str, where: str) -> FloatArray:
+    """``arrays[key]`` as finite float64 numbers, or :class:`NetworkError` naming the array."""
+    a = arrays[key]
+    if a.dtype.kind not in "fiu":
+        raise NetworkError(
+            f"the value network file {where}: {key} holds {a.dtype} values, not numbers"
+        )
+    out = np.asarray(a, dtype=np.float64)
+    if not np.all(np.isfinite(out)):
+        raise NetworkError(f"the value network file {where}: {key} holds NaN or infinite weights")
+    return out
 
 
 def _check_shapes(net: PlayerNetwork, where: str) -> None:
     """Raise unless the layers chain and fit the features of 16 cells and the output."""
     n = net.players
     want_in = feature_count(16, n)
+    if any(w.ndim != 2 or b.ndim != 1 for w, b in net.layers):
+        raise NetworkError(
+            f"the value network file {where}: the {n}-player layers are not matrices"
+        )
     sizes = net.sizes
     ok = (
         sizes[0] == want_in
@@ -229,25 +267,39 @@ def kernel_net(net: PlayerNetwork, rolls: int) -> Net:
     )
 
 
-def fits(config: GameConfig) -> str | None:
-    """None when a shipped network can play games of ``config``; else why not."""
+def networks_of(networks: ValueNetworks | str | Path | None) -> ValueNetworks:
+    """Loaded networks from what a caller passed (None: :func:`default_networks`)."""
+    if networks is None:
+        return _shipped()
+    if isinstance(networks, ValueNetworks):
+        return networks
+    return load_networks(networks)
+
+
+def default_networks() -> ValueNetworks:
+    """The networks every tool plays with unless given others (:func:`weights_path`)."""
+    return _shipped()
+
+
+def fits(config: GameConfig, networks: ValueNetworks | str | Path | None = None) -> str | None:
+    """None when the networks (default: :func:`default_networks`) can play ``config``; else why."""
     if config.layout.n_cells != 16 or any(len(line) != 4 for line in config.layout.lines):
         return (
             f"the value network plays games on 16 cells with lines of 4 (the standard grid); "
             f"layout {config.layout.name!r} has {config.layout.n_cells} cells"
         )
     try:
-        _shipped().for_players(config.players)
+        networks_of(networks).for_players(config.players)
     except NetworkError as exc:
         return str(exc)
     return None
 
 
-def network_for(config: GameConfig) -> Net:
+def network_for(config: GameConfig, networks: ValueNetworks | str | Path | None = None) -> Net:
     """The kernels' network for games of ``config``, or an empty one when none fits."""
-    if fits(config) is not None:
+    if fits(config, networks) is not None:
         return empty_net(config.players, len(Combination))
-    return kernel_net(_shipped().for_players(config.players), config.rules.rolls)
+    return kernel_net(networks_of(networks).for_players(config.players), config.rules.rolls)
 
 
 def outside_training(config: GameConfig) -> list[str]:
@@ -270,21 +322,20 @@ def outside_training(config: GameConfig) -> list[str]:
 
 
 def evaluate_states(
-    config: GameConfig, states: StateBatch, path: str | Path | None = None
+    config: GameConfig,
+    states: StateBatch,
+    networks: ValueNetworks | str | Path | None = None,
 ) -> FloatArray:
     """``(N, players + 1)``: the network's chance that each relative seat wins, then no winner.
 
     Relative seat ``r`` of state ``i`` is ``r`` seats after the one to move
-    there. ``path``: a weights file (default: the shipped networks, which must
-    fit ``config``: :func:`fits`).
+    there. ``networks``: loaded networks or a weights file (default:
+    :func:`default_networks`), which must fit ``config`` (:func:`fits`).
     """
-    if path is None:
-        why = fits(config)
-        if why is not None:
-            raise NetworkError(why)
-        net = network_for(config)
-    else:
-        net = kernel_net(load_networks(path).for_players(config.players), config.rules.rolls)
+    why = fits(config, networks)
+    if why is not None:
+        raise NetworkError(why)
+    net = network_for(config, networks)
     out = np.zeros((len(states), config.players + 1))
     E.evaluate(config.board, states, net, out)
     return out

@@ -16,48 +16,37 @@ from typing import Any
 
 import numpy as np
 
-from pinastats import _engine as E
 from pinastats.agents.builtin import Agent, AgentKind
-from pinastats.agents.network import NetworkError, fits, kernel_net, load_networks
+from pinastats.agents.network import ValueNetworks, fits, load_networks
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.rules import HappyHourEffect
 
 
 class NetworkAgent:
-    """``value`` playing with the networks of the weights file ``path``.
+    """``value`` playing with ``networks`` (loaded networks or a weights file).
 
-    Its decisions are the built-in ``value`` agent's (the same kernels), each
-    network read from ``path`` instead of the shipped file; ``name`` defaults
+    Its decisions are the built-in ``value`` agent's (the same kernels, given
+    ``networks`` through :class:`~pinastats.agents.builtin.Agent`'s ``networks``
+    parameter) instead of the default networks; ``name`` defaults
     to ``value[<file stem>]``. It refuses the games ``value`` refuses and
     player counts the file has no network for.
     """
 
-    def __init__(self, path: str | Path, name: str | None = None) -> None:
-        self.path = Path(path)
-        self.networks = load_networks(self.path)
+    def __init__(self, networks: ValueNetworks | str | Path, name: str | None = None) -> None:
+        self.networks = networks if isinstance(networks, ValueNetworks) else load_networks(networks)
+        self.path = Path(self.networks.path)
         self._name = name or f"value[{self.path.stem}]"
-        self._agent = Agent(AgentKind.VALUE)
-        self._agent._scratch["network"] = self._net
+        self._agent = Agent(AgentKind.VALUE, networks=self.networks)
 
     @property
     def name(self) -> str:
         """The name in tables: ``value[<file stem>]`` unless given."""
         return self._name
 
-    def _net(self, config: GameConfig) -> E.Net:
-        return kernel_net(self.networks.for_players(config.players), config.rules.rolls)
-
     def refuses(self, config: GameConfig) -> str | None:
         """Why this agent cannot play games of ``config`` (None: it can)."""
-        why = fits(config)
-        if why is not None:
-            return why
-        try:
-            self.networks.for_players(config.players)
-        except NetworkError as exc:
-            return str(exc)
-        return None
+        return fits(config, self.networks)
 
     def start_turn(self, game: Game) -> None:
         """Value every way the turn can end (as ``value`` does), with this file's network."""

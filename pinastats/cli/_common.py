@@ -42,6 +42,7 @@ from pinastats._format import percent_range as percent_range
 from pinastats.errors import AgentFailedError, PinastatsError
 
 if TYPE_CHECKING:
+    from pinastats.agents.network import ValueNetworks
     from pinastats.game.catalogue import Catalogue
     from pinastats.game.game import Game
     from pinastats.game.rules import Rules
@@ -51,6 +52,9 @@ FORMATS = ("table", "json", "csv")
 EXIT_USAGE = 2
 EXIT_BUG = 1
 EXIT_AGENT = 3
+EVALUATOR_CHOICES = ("exact", "network", "playouts")
+"""The names ``--evaluator`` takes: those of :data:`pinastats.evaluation.EVALUATORS`, written
+here so that parsing arguments loads no engine (a test holds the two equal)."""
 
 Handler = Callable[[argparse.Namespace], int | None]
 
@@ -377,3 +381,17 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise _DuplicateKeyError(f"the field {key!r} appears twice in one object")
         seen.add(key)
     return dict(pairs)
+
+
+def surface_networks() -> ValueNetworks:
+    """The networks a command plays and advises with.
+
+    ``$PINASTATS_NETWORK``'s file where set, else the shipped one; a file that cannot be
+    used ends the command with one line.
+    """
+    from pinastats.agents.network import NetworkError, default_networks
+
+    try:
+        return default_networks()
+    except NetworkError as exc:
+        fail(f"PINASTATS_NETWORK: {exc}")

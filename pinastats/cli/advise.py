@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pinastats.cli._common import (
+    EVALUATOR_CHOICES,
     add_position_options,
     dice_text,
     die,
@@ -34,6 +35,7 @@ from pinastats.cli._common import (
     positive_int,
     read_state,
     render_table,
+    surface_networks,
     write_json,
 )
 from pinastats.cli.optimal_hold import keep_label, rank_labels
@@ -41,6 +43,7 @@ from pinastats.cli.optimal_hold import keep_label, rank_labels
 if TYPE_CHECKING:
     from pinastats.agents.advice import Advice
     from pinastats.coach import WinAdvice
+    from pinastats.evaluation import Choice
     from pinastats.game.catalogue import Catalogue
     from pinastats.game.game import Game
     from pinastats.game.rules import Rules
@@ -57,10 +60,10 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="where to place, or what to keep, in a game position",
         description=(
             "Advice for the player to move in a position (a state file or a position line): "
-            "the legal "
-            "placements of the dice and their points (--rolls-left 0), or the keeps ranked "
-            "by the expected points of this turn (--rolls-left 1 or 2); with --objective win, "
-            "both ranked by the chance to win the game (play-outs to the end)."
+            "the legal placements of the dice (--rolls-left 0), or the keeps (--rolls-left 1 "
+            "or 2), ranked by the chance to win the game, valued by the evaluator the "
+            "evaluation policy picks (docs/evaluation.md), named with its error; with "
+            "--objective points, by this turn's expected points."
         ),
         epilog=f"example: {_EXAMPLE}   (state file format: docs/state-format.md; position "
         "lines: docs/notation.md)",
@@ -98,9 +101,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     parser.add_argument(
         "--objective",
         type=objective,
-        default="points",
-        metavar="{points,win}",
-        help="rank by this turn's expected points (default) or by the chance to win the game",
+        default="win",
+        metavar="{win,points}",
+        help="rank by the chance to win the game (default) or by this turn's expected points",
     )
     parser.add_argument(
         "--playouts",
@@ -108,19 +111,18 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         metavar="N",
         help=(
             "with --objective win: value the outcome positions by play-outs, at most N from "
-            "each (default: exact for two players without Happy Hour, else the learned "
-            "evaluator, instant; play-outs where it has no network)"
+            "each (default: the evaluation policy's instant evaluator, docs/evaluation.md)"
         ),
     )
     parser.add_argument(
         "--evaluator",
-        choices=("exact", "network", "playouts"),
+        choices=EVALUATOR_CHOICES,
         default=None,
         help=(
-            "with --objective win: what values the outcome positions: exact (the solved game, "
-            "two players without Happy Hour; the board is solved first unless its table is "
-            "kept), network (the learned evaluator) or playouts (default: exact where the "
-            "game is covered, else network where it has a network, else playouts)"
+            "with --objective win: what values the outcome positions (default, the policy of "
+            "docs/evaluation.md: exact where the board's table is kept, else the learned "
+            "network at once, saying how to get the exact answer; play-outs where no network "
+            "fits). --evaluator exact solves the board first, with progress"
         ),
     )
     parser.add_argument(
@@ -171,48 +173,34 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _evaluator(args: argparse.Namespace, game: Game) -> str:
-    """The evaluator asked for, or the best one that covers ``game``."""
-    from pinastats.agents.network import fits
-    from pinastats.solve import uncovered
+def _choice(args: argparse.Namespace, game: Game) -> Choice:
+    """The evaluator asked for, or the one the policy picks for ``advise`` (instant)."""
+    from pinastats.evaluation import EvaluationError, choose
 
-    chosen: str | None = args.evaluator
+    asked: str | None = args.evaluator
     if args.playouts is not None or args.seed is not None:
-        if chosen not in (None, "playouts"):
-            fail(f"--playouts and --seed go with --evaluator playouts, not {chosen}")
-        return "playouts"
-    if chosen == "exact":
-        why = uncovered(game.config)
-        if why is not None:
-            fail(f"--evaluator exact: {why}")
-    if chosen is not None:
-        return chosen
-    if uncovered(game.config) is None:
-        return "exact"
-    return "network" if fits(game.config) is None else "playouts"
-
-
-def _solve_first(game: Game) -> None:
-    """Solve ``game``'s board with progress on stderr, unless its table is kept."""
-    from pinastats.cli.solve import solve_with_progress
-
-    solve_with_progress(game, workers=None)
+        if asked not in (None, "playouts"):
+            fail(f"--playouts and --seed go with --evaluator playouts, not {asked}")
+        asked = "playouts"
+    try:
+        return choose(game, "advise", asked=asked, playouts=args.playouts, seed=args.seed,
+                      networks=surface_networks())  # fmt: skip
+    except EvaluationError as exc:
+        fail(f"--evaluator {asked}: {exc}")
 
 
 def _run_win(args: argparse.Namespace, game: Game) -> int:
-    from pinastats.coach import DEFAULT_PLAYOUTS, win_advice
+    from pinastats.cli.solve import solve_with_progress
 
-    evaluator = _evaluator(args, game)
-    if evaluator == "exact":
-        _solve_first(game)
-    playouts = DEFAULT_PLAYOUTS if args.playouts is None else args.playouts
-    win = win_advice(game, args.dice, args.rolls_left, playouts=playouts, seed=args.seed,
-                     evaluator=evaluator)  # fmt: skip
+    choice = _choice(args, game)
+    if choice.solve == "first":  # asked for by name: solve with progress, then answer
+        solve_with_progress(game, workers=None)
+    win = choice.evaluator.advise(game, tuple(args.dice), args.rolls_left)
     if args.format == "json":
-        write_json(win_record(win, game, args.dice) | _line(game))
+        write_json(win_record(win, game, args.dice, choice) | _line(game))
     else:
         print(_position_text(game))
-        print(win_text(win, game, None if args.all else args.top))
+        print(win_text(win, game, None if args.all else args.top, choice))
     return 0
 
 
@@ -395,11 +383,22 @@ def _chance(p: float, se: float) -> str:
     return percent(p, 1) + (f" ± {100 * se:.1f}%" if se > 0 else "")
 
 
-def win_record(win: WinAdvice, game: Game, dice: list[int]) -> dict[str, Any]:
-    """The JSON record: the points record's fields, each item with its win probability."""
+def win_record(win: WinAdvice, game: Game, dice: list[int],
+               choice: Choice | None = None) -> dict[str, Any]:  # fmt: skip
+    """The JSON record: the points record's fields, each item with its win probability.
+
+    With the ``choice`` of the evaluation policy: the evaluator's label and measured
+    errors, and ``exact_available`` (how to get the exact answer, where it exists).
+    """
     points = win.points
     by_cell = {r["cell"]: r for r in _placement_records(points, game)}
-    return {
+    about: dict[str, Any] = {}
+    if choice is not None:
+        e = choice.evaluator
+        about = {"evaluator_label": e.label, "chance_error": e.chance_error,
+                 "difference_error": e.difference_error,
+                 "exact_available": choice.exact_note or None}  # fmt: skip
+    return about | {
         "objective": "win",
         "player": win.player,
         "dice": list(dice),
@@ -483,7 +482,8 @@ def _win_summary(win: WinAdvice) -> list[str]:
     chance = _chance(win.win_probability, win.win_probability_se)
     if win.rolls_left:
         best = [keep_label(k.keep, win.dice) for k in win.best_keeps]
-        verb = "stop" if best == ["stop"] else "keep " + " or ".join(best)
+        kept = [f"keep {b}" if b != "stop" else b for b in best]
+        verb = " or ".join(kept).replace("keep re-roll all", "re-roll all")
     elif win.placements:
         verb = f"place on row {win.placements[0].row}, col {win.placements[0].col}"
     else:
@@ -502,8 +502,11 @@ def _win_summary(win: WinAdvice) -> list[str]:
     return lines
 
 
-def win_text(win: WinAdvice, game: Game, top: int | None) -> str:
-    """The readable advice: the best option, the keeps and the placements by the chance to win."""
+def win_text(win: WinAdvice, game: Game, top: int | None, choice: Choice | None = None) -> str:
+    """The readable advice: the best option, the keeps and the placements by the chance to win.
+
+    With the policy's ``choice``: a line on how to get the exact answer, where it exists.
+    """
     head = _text(win.points, game, top).split("\n\n")[0]
     n = win.playouts
     how = (
@@ -513,10 +516,15 @@ def win_text(win: WinAdvice, game: Game, top: int | None) -> str:
         "the best option's chance measured again on fresh play-outs"
     )
     if win.evaluator == "network" and not all(o.exact for o in win.outcomes):
-        how = "the learned evaluator's chances; --playouts N to play them out instead"
+        from pinastats.evaluation.network import NETWORK_CHANCE_ERROR
+
+        how = (f"the learned network's chances, typical error ±{100 * NETWORK_CHANCE_ERROR:.1f} "
+               "points; --playouts N to play them out instead")  # fmt: skip
     if win.evaluator == "exact":
         how = "exact, from the solved game: both players play perfectly from here on"
     lines = [head, f"Objective: the chance to win ({how}).", "", *_win_summary(win)]
+    if choice is not None and choice.exact_note:
+        lines += ["", choice.exact_note]
     if win.rolls_left == 0:
         lines += ["", _win_placements_text(win, game, "Placements (best first):", False)]
     else:

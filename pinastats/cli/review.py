@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from pinastats._files import check_output, claimed, written_whole
 from pinastats.cli._common import (
+    EVALUATOR_CHOICES,
     fail,
     non_negative_int,
     percent,
@@ -43,8 +44,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         description=(
             "Replay a recorded game (a file written by 'pinastats simulate --record') and "
             "review it: the luck of every roll, the error of every keep and placement against "
-            "the best move by the chance to win (the learned network; losses that would be "
-            "marked are checked by play-outs), each seat's error rate, marks, luck, "
+            "the best move by the chance to win (graded exactly where the game is solved — the "
+            "board is solved first — else by play-outs of the value agent; losses that would "
+            "be marked are checked by play-outs), each seat's error rate, marks, luck, "
             "luck-adjusted result and rating. --games all reviews every game of the file and "
             "adds a table per agent."
         ),
@@ -63,12 +65,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     parser.add_argument(
         "--evaluator",
-        choices=("exact", "network", "playouts"),
+        choices=EVALUATOR_CHOICES,
         default=None,
-        help="what values the positions: exact (the solved game, two players without Happy "
-        "Hour; the board is solved first unless its table is kept), the learned network or "
-        "play-outs (default: exact where the board's table is kept, else the network where it "
-        "fits the game, else play-outs)",
+        help="what grades the positions (default, the review policy of docs/evaluation.md: "
+        "exact for two players without Happy Hour, the board solved first unless its table "
+        "is kept; else play-outs by value where a network fits; else play-outs by strategic)",
     )
     parser.add_argument(
         "--playouts",
@@ -128,10 +129,10 @@ def _review(args: argparse.Namespace, out: str | None) -> int:
     """Review the game(s) and print the review, or write it to ``out`` (whole or not at all)."""
     from pinastats._warmup import ensure_warm
     from pinastats.cli.solve import solve_with_progress
+    from pinastats.evaluation import EvaluationError, choose
     from pinastats.records import read_records
     from pinastats.records.replay import record_config, replay
     from pinastats.records.review import agent_table, annotated_text, review_game
-    from pinastats.solve import uncovered
 
     records = read_records(args.file)
     if args.games == "all":
@@ -149,11 +150,13 @@ def _review(args: argparse.Namespace, out: str | None) -> int:
              f"got {args.seat}")  # fmt: skip
     config = _config(args) if args.layout or args.coasters else None
     evaluator = args.evaluator
-    if evaluator == "exact":
-        why = uncovered(record_config(chosen[0], config))
-        if why is not None:
-            fail(f"--evaluator exact: {why}")
-        for record in chosen:  # each board solved once, with progress, before the review
+    record_config(chosen[0], config)  # a record that does not fit the options fails here
+    for record in chosen:  # each board solved once, with progress, before the review
+        try:
+            choice = choose(replay(record, config), "review", asked=evaluator)
+        except EvaluationError as exc:
+            fail(f"--evaluator {evaluator}: {exc}" if evaluator else str(exc))
+        if choice.solve == "first":
             solve_with_progress(replay(record, config), workers=None)
     ensure_warm(["dice", "agents", "rules", "turn", "coach", "value"], quiet=args.quiet)
     reviews = []

@@ -27,6 +27,7 @@ from pinastats.cli._common import (
     load_position,
     non_negative_int,
     positive_int,
+    surface_networks,
 )
 from pinastats.errors import PLAYER_COUNTS, PinastatsError
 
@@ -405,11 +406,13 @@ class TableLoop:
     # ------------------------------------------------------------ helpers
 
     def advise(self) -> None:
-        """Print the advice for the dice showing (the code of ``pinastats advise``)."""
+        """Print the advice for the dice showing, by the policy's evaluator for ``table``.
+
+        Exact once the board is solved: it is solved in the background meanwhile.
+        """
         from pinastats.agents.advice import advise
-        from pinastats.agents.network import fits
         from pinastats.cli.advise import _text, win_text
-        from pinastats.coach import win_advice
+        from pinastats.evaluation import choose, solve_in_background
 
         dice = self.turn.dice
         assert dice is not None
@@ -418,11 +421,18 @@ class TableLoop:
             self.say(f"Dice {dice_text(dice)}, {left} rolls left: no advice before roll "
                      f"{self._rolls() - 2} of a turn of {self._rolls()} rolls.")  # fmt: skip
             return
-        if self.objective == "win" and fits(self.game.config) is None:
-            win = win_advice(self.game, list(dice), left, evaluator="network")
-            self.say(win_text(win, self.game, self.top))
-        else:
+        if self.objective != "win":
             self.say(_text(advise(self.game, list(dice), left), self.game, self.top))
+            return
+        choice = choose(self.game, "table", networks=surface_networks())
+        if choice.solve == "background":
+            status = solve_in_background(self.game)
+            if status.state == "solving":
+                done = f"{100 * status.share:.0f}%"
+                self.say(f"(Solving this board exactly in the background: {done} done; the "
+                         "advice switches to exact when it is ready.)")  # fmt: skip
+        win = choice.evaluator.advise(self.game, tuple(dice), left)
+        self.say(win_text(win, self.game, self.top, choice))
 
     def _final_dice(self, command: str) -> tuple[int, ...]:
         if self.turn.dice is None:

@@ -16,13 +16,13 @@ import numpy as np
 
 from pinastats._arrays import FloatArray
 from pinastats.agents.advice import Advice, KeptDice, advise, check_rolls_left
+from pinastats.agents.network import ValueNetworks
 from pinastats.coach.outcomes import (
     Outcome,
     OutcomeSet,
     Playouts,
     check_playouts,
     check_policy,
-    network_values,
     outcome_positions,
 )
 from pinastats.coach.solve import TurnWin, solve_win_turn, standard_error
@@ -38,10 +38,6 @@ DEFAULT_BATCH = 100
 """Play-outs per outcome added between two checks of the lead."""
 CLEAR_LEAD = 3.0
 """The lead of the best option over the second, in paired standard errors, that ends the search."""
-NETWORK_RESOLUTION = 0.026
-"""With the network: a lead of at most this much is too close to call. The network's error on
-the difference between two candidates of one decision is 0.026 on average over the position
-benchmark (``benchmarks/bench_value.py --positions``, ``docs/value.md``)."""
 
 
 @dataclass(frozen=True)
@@ -213,17 +209,13 @@ def win_advice(
     seed: int | None = None,
     batch: int = DEFAULT_BATCH,
     workers: int | None = None,
-    evaluator: str = "playouts",
+    networks: ValueNetworks | None = None,
 ) -> WinAdvice:
-    """Rank the keeps and placements of the player to move by the chance to win.
+    """Rank the keeps and placements of the player to move by the chance to win, by play-outs.
 
     Each outcome position ``o`` of the turn (a token on an open cell, a pass,
     a Happy Hour face) gets its win probability ``W(o)``: exact where the game
-    is over, else, with ``evaluator="exact"``, the exact chance under perfect
-    play (two players without Happy Hour: :mod:`pinastats.solve`, which solves
-    the board first unless its table is kept), with ``evaluator="network"``, the
-    learned evaluator's (instant; :mod:`pinastats.value`), or with
-    ``"playouts"`` the mean of
+    is over, else the mean of
     play-outs to the end by ``policy`` in every seat (common random numbers:
     play-out ``i`` of every outcome uses the same seed). The turn DP on ``W``
     then values every keep exactly given ``W``. Play-outs are added ``batch``
@@ -234,10 +226,10 @@ def win_advice(
     The best option's ``win_probability`` is then measured again on as many
     fresh play-outs (another seed), with the choices of the turn fixed: the
     maximum of noisy estimates overstates the option it picks, an independent
-    estimate does not.
+    estimate does not. ``networks``: those of ``value`` seats (default: the default
+    networks). Other evaluators' advice (exact, network, search) is
+    :func:`valued_advice` on their ``W`` (:mod:`pinastats.evaluation`).
     """
-    if evaluator not in EVALUATORS:
-        raise PinastatsError(f"evaluator must be one of {', '.join(EVALUATORS)}, got {evaluator!r}")
     expect_instance(game, Game, "game", "Game.new()")
     hand_dice = check_dice(dice)
     rolls_left = check_rolls_left(rolls_left)
@@ -250,13 +242,9 @@ def win_advice(
     policy = check_policy(policy)
     points = advise(game, hand_dice, rolls_left)
     outcomes = outcome_positions(game)
-    if evaluator == "network":
-        return _network_advice(game, points, outcomes, hand_dice, rolls_left)
-    if evaluator == "exact":
-        return _exact_advice(game, points, outcomes, hand_dice, rolls_left)
     playouts = check_playouts(DEFAULT_PLAYOUTS if playouts is None else playouts)
     batch = check_playouts(batch)
-    runner = Playouts(outcomes, policy=policy, seed=seed, workers=workers)
+    runner = Playouts(outcomes, policy=policy, seed=seed, workers=workers, networks=networks)
     hand = dice_tables().hand_index(hand_dice)
     step = min(batch, playouts)
     if outcomes.undecided.size:
@@ -278,7 +266,8 @@ def win_advice(
     check = "exact: no play-out needed"
     chosen, chosen_se = advice.win_probability, advice.win_probability_se
     if n:
-        fresh = Playouts(outcomes, policy=policy, seed=runner.entropy + 1, workers=workers)
+        fresh = Playouts(outcomes, policy=policy, seed=runner.entropy + 1, workers=workers,
+                         networks=networks)  # fmt: skip
         fresh.extend(n)
         top = int(np.argmax(options.values))
         chosen = float(options.weights[top] @ fresh.mean())
@@ -289,56 +278,33 @@ def win_advice(
                                evaluator="playouts", chosen_check=check)  # fmt: skip
 
 
-EVALUATORS = ("exact", "network", "playouts")
-"""What values the outcome positions in :func:`win_advice`."""
+def valued_advice(
+    game: Game,
+    dice: Sequence[int],
+    rolls_left: int,
+    outcomes: OutcomeSet,
+    w: FloatArray,
+    *,
+    resolution: float,
+    evaluator: str,
+    check: str,
+) -> WinAdvice:
+    """The advice on given ``W`` of ``outcomes`` (``outcome_positions(game)``): the turn DP on it.
 
-EXACT_TIE = 1e-9
-"""Options within this of each other are tied under the exact evaluator (the stored
-table is float32: each chance is within 6e-8 of the solve, the same for every option)."""
-
-
-def exact_values(outcomes: OutcomeSet) -> FloatArray:
-    """``W`` of every outcome position: the mover's exact chance under perfect play.
-
-    Raises :class:`~pinastats.solve.SolveError` for a game the solver does not cover.
+    ``W`` comes from an evaluator with no sampling error (the exact solution, the
+    network, a search over it); the options within ``resolution`` of the best are too
+    close to call; ``evaluator`` names who valued ``W`` and ``check`` how the chosen
+    option's chance was measured.
     """
-    from pinastats.solve import solve
-
-    turn = solve(outcomes.game).analyse(outcomes.game)  # every outcome's value, at once
-    w = outcomes.exact.copy()
-    for j in outcomes.undecided:
-        w[j] = turn.pass_value if j == outcomes.pass_column else turn.cell_value[outcomes.cells[j]]
-    return w
-
-
-def _exact_advice(game: Game, points: Advice, outcomes: OutcomeSet, dice: Dice,
-                  rolls_left: int) -> WinAdvice:  # fmt: skip
-    """:func:`win_advice` with the exact ``W`` of the solved game (no error at all)."""
-    return _valued_advice(game, points, outcomes, dice, rolls_left, exact_values(outcomes),
-                          EXACT_TIE, "exact", "the exact value of the chosen option")  # fmt: skip
-
-
-def _network_advice(game: Game, points: Advice, outcomes: OutcomeSet, dice: Dice,
-                    rolls_left: int) -> WinAdvice:  # fmt: skip
-    """:func:`win_advice` with the learned evaluator's ``W`` (no play-out, no standard error)."""
-    return _valued_advice(game, points, outcomes, dice, rolls_left, network_values(outcomes),
-                          NETWORK_RESOLUTION, "network",
-                          "the network's value of the chosen option")  # fmt: skip
-
-
-def _valued_advice(game: Game, points: Advice, outcomes: OutcomeSet, dice: Dice, rolls_left: int,
-                   w: FloatArray, resolution: float, evaluator: str,
-                   check: str) -> WinAdvice:  # fmt: skip
-    """The advice on given ``W``, which has no error: the turn DP on it.
-
-    The options within ``resolution`` of the best are too close to call;
-    ``evaluator`` names who valued ``W``.
-    """
+    expect_instance(game, Game, "game", "Game.new()")
+    hand_dice = check_dice(dice)
+    rolls_left = check_rolls_left(rolls_left)
+    points = advise(game, hand_dice, rolls_left)
     m = outcomes.size
     cov = np.zeros((m, m))
     turn = solve_win_turn(w, outcomes.shows, outcomes.pass_column, outcomes.happy_columns,
                           rolls_left, game.config.rules.rolls)  # fmt: skip
-    hand = dice_tables().hand_index(dice)
+    hand = dice_tables().hand_index(hand_dice)
     options = _decision(outcomes, turn, w, hand, rolls_left)
     lead, _ = _lead(options, cov)
     close = options.values.size > 1 and lead <= resolution

@@ -50,7 +50,7 @@ from pinastats._engine import (
     turn_tables,
 )
 from pinastats.agents.builtin import MAX_PLAYOUTS, make_agent
-from pinastats.agents.network import evaluate_states, fits
+from pinastats.agents.network import ValueNetworks, evaluate_states, fits, network_for
 from pinastats.agents.tables import workspace
 from pinastats.dice.errors import at_least_or_none, whole_number
 from pinastats.errors import PinastatsError
@@ -240,24 +240,26 @@ def outcome_positions(game: Game) -> OutcomeSet:
     )
 
 
-def network_values(outcomes: OutcomeSet, path: str | Path | None = None) -> FloatArray:
+def network_values(
+    outcomes: OutcomeSet, networks: ValueNetworks | str | Path | None = None
+) -> FloatArray:
     """``W`` of every outcome position by the learned evaluator (:mod:`pinastats.value`).
 
     Exact where the game is over; else the network's chance that the mover wins
-    plus half its chance that nobody does. ``path``: a weights file (default: the
-    one every tool plays with, :func:`~pinastats.agents.network.weights_path`).
+    plus half its chance that nobody does. ``networks``: loaded networks or a weights
+    file (default: :func:`~pinastats.agents.network.default_networks`).
     Raises :class:`CoachError` when those networks do not fit the game
     (:func:`~pinastats.agents.network.fits`).
     """
     config = outcomes.game.config
-    why = fits(config) if path is None else None
+    why = fits(config, networks)
     if why is not None:
         raise CoachError(f"{why}; ask for play-outs instead (--playouts N)")
     w = outcomes.exact.copy()
     todo = outcomes.undecided
     if todo.size:
         states = E.stack_states([outcomes.states[j] for j in todo])
-        p = evaluate_states(config, states, path)
+        p = evaluate_states(config, states, networks)
         n = config.players
         for row, j in enumerate(todo):
             r = (outcomes.seat - int(outcomes.states[j].status[0]["to_move"])) % n
@@ -279,7 +281,9 @@ class Playouts:
 
     ``results[i, o]`` is play-out ``i`` from outcome ``o`` (the exact value in a
     decided column). :meth:`extend` plays more; the first ``n`` rows never change,
-    whatever the batches or the number of threads.
+    whatever the batches or the number of threads. ``networks``: the networks of the
+    ``value`` seats and of the cut play-outs (default: the default networks), so one
+    process can label with any network.
     """
 
     outcomes: OutcomeSet
@@ -287,6 +291,7 @@ class Playouts:
     seed: int | None = None
     workers: int | None = None
     depth: int = 0
+    networks: ValueNetworks | str | Path | None = None
     results: FloatArray = field(init=False)
     entropy: int = field(init=False)
     _seeds: list[int] = field(init=False, default_factory=list)
@@ -297,7 +302,7 @@ class Playouts:
         self.seed, self.workers = check_seed(self.seed), check_workers(self.workers)
         self.depth = check_depth(self.depth)
         if self.depth or self.policy == "value":
-            why = fits(self.outcomes.game.config)
+            why = fits(self.outcomes.game.config, self.networks)
             if why is not None:
                 use = "play-outs cut at the network" if self.depth else "play-outs by value"
                 raise CoachError(f"{use}: {why}")
@@ -338,9 +343,13 @@ class Playouts:
         return self._seeds[i]
 
     def _slot(self, k: int) -> _Slot:
+        config = self.outcomes.game.config
         while len(self._slots) <= k:
             self._slots.append(
-                _Slot(workspace(self.outcomes.game.config, memo=True), stream_rng(new_stream()))
+                _Slot(
+                    workspace(config, memo=True, net=network_for(config, self.networks)),
+                    stream_rng(new_stream()),
+                )
             )
         return self._slots[k]
 

@@ -65,30 +65,34 @@ import pandas as pd
 
 from pinastats._arrays import FloatArray
 from pinastats._engine import turn_tables
-from pinastats.agents.network import fits
-from pinastats.coach.advice import exact_values
+from pinastats.agents.network import ValueNetworks
 from pinastats.coach.outcomes import (
     OutcomeSet,
     Playouts,
     check_playouts,
     check_workers,
-    network_values,
     outcome_positions,
 )
 from pinastats.coach.solve import TurnWin, hand_values, solve_win_turn, standard_error
 from pinastats.dice.errors import at_least
 from pinastats.dice.hands import dice_tables
 from pinastats.errors import PinastatsError, expect_instance
+from pinastats.evaluation import (
+    EvaluationError,
+    Evaluator,
+    PlayoutEvaluator,
+    choose,
+    evaluator_names,
+)
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.notation import notation_of
 from pinastats.records.format import GameRecord, RecordedTurn
 from pinastats.records.replay import replay
-from pinastats.solve import cached, uncovered
 
-EVALUATORS = ("exact", "network", "playouts")
-"""What values the outcome positions: the solved game (two players without Happy Hour,
-:mod:`pinastats.solve`), the learned network, or ``strategic`` play-outs."""
+EVALUATORS = evaluator_names()
+"""What may grade (:data:`pinastats.evaluation.EVALUATORS`); by default the review policy of
+:mod:`pinastats.evaluation.policy` chooses."""
 MARKS = ((0.100, "??"), (0.050, "?"), (0.020, "?!"))
 """``(least loss, mark)``, worst first: a very bad, bad and doubtful decision."""
 MARK_FLOOR = MARKS[-1][0]
@@ -101,10 +105,9 @@ DEFAULT_PLAYOUTS = 400
 """Most checking play-outs per outcome position (and the screening ones with ``"playouts"``)."""
 Z = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
-NETWORK_DIFFERENCE_SD = 0.033
-"""The network's error on the difference of two candidates of one decision, as a standard
-deviation: the mean absolute error 0.026 measured on the position benchmark
-(``benchmarks/bench_value.py --positions``) times ``sqrt(pi / 2)``."""
+SD_PER_MAE = math.sqrt(math.pi / 2)
+"""A normal error's standard deviation per unit of mean absolute error: an evaluator's
+measured error on a difference (a mean absolute error) times this is the SD of its loss."""
 TIE = 1e-9
 """Losses below this are ties: the played option was (one of) the best."""
 LADDER = (
@@ -146,6 +149,8 @@ class Decision:
         forced: one sensible option only (not counted in the error rate).
         clear: the interval lies inside one band of :data:`MARKS` (or below the first).
         mark: ``??``, ``?``, ``?!`` on a clear decision with such a loss, else empty.
+        advised: the option played was the advisor's best (the coach's starred move); its
+            loss is then at most the two evaluators' measured disagreement, and unmarked.
     """
 
     turn: int
@@ -167,6 +172,7 @@ class Decision:
     forced: bool
     clear: bool
     mark: str
+    advised: bool = False
 
 
 @dataclass(frozen=True)
@@ -224,7 +230,7 @@ class GameReview:
     Attributes:
         game, agents, winner, reason: from the record.
         seats: the seats whose decisions were reviewed.
-        evaluator, playouts, seed: the settings.
+        evaluator, playouts, seed: the settings (``evaluator``: the grader's name).
         decisions: every decision of the reviewed seats, in order.
         rolls: the luck of every roll of every seat, in order.
         starts: per turn, ``(turn, seat, chance to win before the first roll)``.
@@ -245,6 +251,17 @@ class GameReview:
     rolls: tuple[Luck, ...]
     starts: tuple[tuple[int, int, float], ...] = field(default=())
     positions: tuple[tuple[int, str], ...] = field(default=())
+    graded_by: str = ""
+    advisor: str = ""
+
+    @property
+    def how_graded(self) -> str:
+        """In words: who graded, and against which advisor (empty parts left out)."""
+        text = f"Graded by {self.graded_by or self.evaluator}"
+        if self.advisor and self.advisor != self.evaluator:
+            text += (f"; moves that followed the coach's advice ({self.advisor}) count no "
+                     "loss beyond the two evaluators' measured disagreement")  # fmt: skip
+        return text + "."
 
     @property
     def players(self) -> int:
@@ -303,6 +320,8 @@ class GameReview:
             "agents": list(self.agents),
             "seats": list(self.seats),
             "evaluator": self.evaluator,
+            "graded_by": self.graded_by,
+            "advisor": self.advisor,
             "playouts": self.playouts,
             "seed": self.seed,
             "winner": self.winner,
@@ -388,6 +407,7 @@ class _Pending:
     w: FloatArray
     screen_se: float
     forced: bool
+    advised: bool = False
 
     def evaluator_loss(self) -> float:
         loss = float((self.best - self.played) @ self.w)
@@ -414,26 +434,25 @@ class _Turn:
         return np.asarray(self.dp.keep_weights[rolls_left - 1, keep])
 
 
-def _values(outcomes: OutcomeSet, evaluator: str, playouts: int, seed: int,
+def _values(outcomes: OutcomeSet, grader: Evaluator, seed: int,
             workers: int | None) -> tuple[FloatArray, FloatArray]:  # fmt: skip
-    """``W`` and its covariance by the evaluator (zero covariance for the network)."""
+    """``W`` and its covariance by the grader (zero covariance without sampling)."""
     m = outcomes.size
     if not outcomes.undecided.size:
         return outcomes.exact.copy(), np.zeros((m, m))
-    if evaluator == "network":
-        return network_values(outcomes), np.zeros((m, m))
-    if evaluator == "exact":
-        return exact_values(outcomes), np.zeros((m, m))
-    runner = Playouts(outcomes, seed=seed, workers=workers)
-    runner.extend(playouts)
-    return runner.mean(), runner.covariance()
+    if isinstance(grader, PlayoutEvaluator):  # seeded per turn, on the review's threads
+        runner = Playouts(outcomes, policy=grader.policy, seed=seed, workers=workers,
+                          networks=grader.networks)  # fmt: skip
+        runner.extend(grader.playouts)
+        return runner.mean(), runner.covariance()
+    valued = grader.values(outcomes)
+    return valued.w, valued.covariance
 
 
-def _turn_view(game: Game, evaluator: str, playouts: int, seed: int,
-               workers: int | None) -> _Turn:  # fmt: skip
+def _turn_view(game: Game, grader: Evaluator, seed: int, workers: int | None) -> _Turn:
     outcomes = outcome_positions(game)
     rolls = game.config.rules.rolls
-    w, cov = _values(outcomes, evaluator, playouts, seed, workers)
+    w, cov = _values(outcomes, grader, seed, workers)
     dp = solve_win_turn(w, outcomes.shows, outcomes.pass_column, outcomes.happy_columns, rolls,
                         rolls)  # fmt: skip
     return _Turn(outcomes, w, cov, dp, rolls)
@@ -447,9 +466,13 @@ def _forced(values: FloatArray) -> bool:
     return bool(top - second >= FORCED)
 
 
-def _walk(number: int, turn: RecordedTurn, view: _Turn,
-          review: bool) -> tuple[list[Luck], list[_Pending], float]:  # fmt: skip
-    """The luck of each roll of the turn and, if ``review``, its pending decisions."""
+def _walk(number: int, turn: RecordedTurn, view: _Turn, review: bool,
+          advice: _Turn | None = None) -> tuple[list[Luck], list[_Pending], float]:  # fmt: skip
+    """The luck of each roll of the turn and, if ``review``, its pending decisions.
+
+    ``advice``: the advisor's view of the turn, which tells which decisions followed its
+    best option (``_Pending.advised``).
+    """
     tables, t = dice_tables(), turn_tables(view.rolls)
     seat, rolls, w = turn.seat, view.rolls, view.w
     lucks: list[Luck] = []
@@ -474,7 +497,8 @@ def _walk(number: int, turn: RecordedTurn, view: _Turn,
                     _keep_text(played), _keep_text(tables.keep_of(best)))  # fmt: skip
             se = standard_error(q_best - q_played, view.cov)
             forced = _forced(view.dp.keep_value[left - 1, keeps])
-            pending.append(_Pending(head, q_played, q_best, w, se, forced))
+            advised = advice is not None and advice.dp.keep_of(hand, left) == k
+            pending.append(_Pending(head, q_played, q_best, w, se, forced, advised))
         expected = float(view.dp.keep_value[left - 1, k])
         if stopped:
             break
@@ -493,7 +517,8 @@ def _walk(number: int, turn: RecordedTurn, view: _Turn,
                 f"cell {int(o.cells[best_j])} ({names[int(o.cells[best_j])]})")  # fmt: skip
         forced = _forced(w[shown])
         se = standard_error(q_best - q_played, view.cov)
-        pending.append(_Pending(head, q_played, q_best, w, se, forced))
+        advised = advice is not None and int(shown[np.argmax(advice.w[shown])]) == played_j
+        pending.append(_Pending(head, q_played, q_best, w, se, forced, advised))
     if turn.happy_hour is not None and o.happy_columns.size:
         faces = w[o.happy_columns]
         value = float(faces[turn.happy_hour.die - 1])
@@ -503,15 +528,16 @@ def _walk(number: int, turn: RecordedTurn, view: _Turn,
     return lucks, pending, start
 
 
-def _check(view: _Turn, pending: list[_Pending], evaluator: str, playouts: int, seed: int,
+def _check(view: _Turn, pending: list[_Pending], grader: Evaluator, playouts: int, seed: int,
            workers: int | None) -> list[tuple[float, float, float, int]]:  # fmt: skip
     """Per pending decision: ``(loss, low, high, checked play-outs)``.
 
-    Unchecked: the evaluator's loss, with the network's difference error or the screening
-    play-outs' paired standard error (0 where every outcome is exact).
+    Unchecked: the grader's loss, with its measured difference error or the screening
+    play-outs' paired standard error (0 where every outcome is exact). Checks are
+    play-outs by the grader's policy (``strategic`` for a grader that plays none).
     """
     out: list[tuple[float, float, float, int]] = []
-    if evaluator == "exact":  # every loss is exact: nothing to check
+    if grader.name == "exact":  # every loss is exact: nothing to check
         return [(p.evaluator_loss(),) * 3 + (0,) for p in pending]
     todo = [
         j for j, p in enumerate(pending)
@@ -519,13 +545,15 @@ def _check(view: _Turn, pending: list[_Pending], evaluator: str, playouts: int, 
     ]  # fmt: skip
     for p in pending:
         loss = p.evaluator_loss()
-        sd = NETWORK_DIFFERENCE_SD if evaluator == "network" else p.screen_se
+        sd = grader.difference_error * SD_PER_MAE if grader.difference_error else p.screen_se
         if not view.outcomes.undecided.size:
             sd = 0.0
         out.append((loss, max(loss - Z * sd, 0.0), loss + Z * sd, 0))
     if not todo:
         return out
-    runner = Playouts(view.outcomes, seed=seed, workers=workers)
+    policy = grader.policy if isinstance(grader, PlayoutEvaluator) else "strategic"
+    networks = grader.networks if isinstance(grader, PlayoutEvaluator) else None
+    runner = Playouts(view.outcomes, policy=policy, seed=seed, workers=workers, networks=networks)
     while True:
         runner.extend(min(playouts, runner.n + CHECK_BATCH))
         mean, cov = runner.mean(), runner.covariance()
@@ -541,60 +569,92 @@ def _check(view: _Turn, pending: list[_Pending], evaluator: str, playouts: int, 
             return out
 
 
-def _decision(p: _Pending, figures: tuple[float, float, float, int]) -> Decision:
+def _decision(p: _Pending, figures: tuple[float, float, float, int],
+              disagreement: float) -> Decision:  # fmt: skip
+    """The reviewed decision.
+
+    One that followed the advisor's best counts no loss beyond the evaluators'
+    ``disagreement`` and is not marked.
+    """
     loss, low, high, checked = figures
     played_win, best_win = float(p.played @ p.w), float(p.best @ p.w)
     clear = (checked > 0 and _clear(low, high)) or high <= TIE or low == high  # exact
+    mark = mark_of(loss) if clear else ""
+    if p.advised:
+        loss, low, high = (min(x, disagreement) for x in (loss, low, high))
+        mark = ""
     return Decision(*p.head, played_win, best_win, p.evaluator_loss(), float(loss), float(low),
-                    float(high), int(checked), bool(p.forced), bool(clear),
-                    mark_of(loss) if clear else "")  # fmt: skip
+                    float(high), int(checked), bool(p.forced), bool(clear), mark,
+                    bool(p.advised))  # fmt: skip
 
 
 def default_evaluator(game: Game) -> str:
-    """The evaluator a review of ``game``'s record uses unless told otherwise.
+    """The evaluator a review of ``game``'s record grades with unless told otherwise.
 
-    ``exact`` where the solver covers the game and its board's table is kept (a review
-    never waits for a solve it was not asked for; ask ``evaluator="exact"`` to solve
-    first), else ``network`` where a network fits the game, else ``playouts``.
+    The review policy of :mod:`pinastats.evaluation.policy`: ``exact`` where the solver
+    covers the game (the board is solved first unless its table is kept), else
+    play-outs by ``value`` where a network fits, else ``strategic`` play-outs.
     """
-    if uncovered(game.config) is None and cached(game) is not None:
-        return "exact"
-    return "network" if fits(game.config) is None else "playouts"
+    return choose(game, "review").evaluator.name
+
+
+def grader_of(game: Game, evaluator: str | Evaluator | None, playouts: int | None = None,
+              networks: ValueNetworks | None = None) -> Evaluator:  # fmt: skip
+    """The evaluator that grades ``game``.
+
+    ``evaluator`` (a name or an evaluator), else the review policy's; refused with
+    :class:`ReviewError` where it cannot grade the game.
+    """
+    if evaluator is not None and not isinstance(evaluator, str):
+        why = evaluator.covers(game.config)
+        if why is not None:
+            raise ReviewError(f"the {evaluator.name} evaluator cannot grade this game: {why}")
+        return evaluator
+    try:
+        return choose(game, "review", asked=evaluator, networks=networks,
+                      playouts=playouts).evaluator  # fmt: skip
+    except EvaluationError as exc:
+        raise ReviewError(str(exc)) from None
 
 
 def check_evaluator(evaluator: str, config: GameConfig) -> str:
-    """``evaluator`` if known and usable for the game (the network must fit it)."""
-    if evaluator == "exact":
-        why = uncovered(config)
-        if why is not None:
-            raise ReviewError(f"the exact evaluator cannot grade this game: {why}")
-    if evaluator not in EVALUATORS:
-        raise ReviewError(f"evaluator must be one of {', '.join(EVALUATORS)}, got {evaluator!r}")
-    if evaluator == "network":
-        why = fits(config)
-        if why is not None:
-            raise ReviewError(f"{why}; review with play-outs instead (evaluator='playouts')")
+    """``evaluator`` if known and usable for games of ``config``."""
+    from pinastats.evaluation import make_evaluator
+
+    try:
+        why = make_evaluator(evaluator, strict=False).covers(config)
+    except EvaluationError as exc:
+        raise ReviewError(str(exc)) from None
+    if why is not None:
+        raise ReviewError(f"the {evaluator} evaluator cannot grade this game: {why}")
     return evaluator
 
 
 def review_game(
     record: GameRecord,
     *,
-    evaluator: str | None = None,
+    evaluator: str | Evaluator | None = None,
     playouts: int = DEFAULT_PLAYOUTS,
     seed: int = 0,
     seats: Iterable[int] | None = None,
     config: GameConfig | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
+    advisor: str | Evaluator | None = None,
+    networks: ValueNetworks | None = None,
 ) -> GameReview:
     """Review a recorded game: every roll's luck, every decision of ``seats`` (default all).
 
     The record is replayed (and checked) first; each turn is then valued by the
-    ``evaluator`` (``None``: :func:`default_evaluator`; ``"exact"`` solves the board
-    first unless its table is kept) and its marked-worthy decisions checked by up to ``playouts``
-    play-outs per outcome position (module docstring), seeded by ``seed``:
-    the same seed gives the same review, whatever ``workers``.
+    grader — ``evaluator`` (a name of :data:`pinastats.evaluation.EVALUATORS` or an
+    evaluator), by default the review policy's (:func:`default_evaluator`: ``exact``
+    solves the board first unless its table is kept) — and its marked-worthy decisions
+    checked by up to ``playouts`` play-outs per outcome position (module docstring),
+    seeded by ``seed``: the same seed gives the same review, whatever ``workers``.
+    ``advisor``: the evaluator that advised the players, where one did (the board's coach);
+    the grader must be at least as strong, and a decision that followed the advisor's best
+    option counts no loss beyond the two evaluators' measured disagreement (the sum of
+    their difference errors).
     """
     expect_instance(record, GameRecord, "record", "read_records() or record_games()")
     playouts = check_playouts(playouts)
@@ -607,27 +667,35 @@ def review_game(
         raise ReviewError(f"seats must be among 0 to {n - 1}, got {list(seats or [])!r}")
     positions: list[tuple[int, Game, RecordedTurn]] = []
     final = replay(record, config, visit=lambda k, g, t: positions.append((k, g, t)))
-    if evaluator is None:
-        evaluator = default_evaluator(final)
-    evaluator = check_evaluator(evaluator, final.config)
+    grader = grader_of(final, evaluator, playouts if evaluator == "playouts" else None, networks)
+    guide = grader if advisor is None else grader_of(final, advisor, networks=networks)
+    if guide.strength > grader.strength:
+        raise ReviewError(f"a review grades with an evaluator at least as strong as the one "
+                          f"that advised: {grader.name} is weaker than {guide.name}")  # fmt: skip
+    disagreement = guide.difference_error + grader.difference_error
     decisions: list[Decision] = []
     lucks: list[Luck] = []
     starts: list[tuple[int, int, float]] = []
     for done, (number, game, turn) in enumerate(positions, 1):
-        view = _turn_view(game, evaluator, playouts, _seed(seed, number, 0), workers)
+        view = _turn_view(game, grader, _seed(seed, number, 0), workers)
         mine = turn.seat in chosen
-        turn_lucks, pending, start = _walk(number, turn, view, mine)
+        advice = None
+        if mine and guide != grader:
+            advice = _turn_view(game, guide, _seed(seed, number, 2), workers)
+        turn_lucks, pending, start = _walk(number, turn, view, mine, advice)
         lucks.extend(turn_lucks)
         starts.append((number, turn.seat, start))
         if pending:
-            figures = _check(view, pending, evaluator, playouts, _seed(seed, number, 1), workers)
-            decisions.extend(_decision(p, f) for p, f in zip(pending, figures, strict=True))
+            figures = _check(view, pending, grader, playouts, _seed(seed, number, 1), workers)
+            decisions.extend(_decision(p, f, disagreement)
+                             for p, f in zip(pending, figures, strict=True))  # fmt: skip
         if progress is not None:
             progress(done, len(positions))
     lines = tuple((number, notation_of(game)) for number, game, _ in positions)
-    return GameReview(record.game, record.agents, chosen, evaluator, playouts, seed,
+    return GameReview(record.game, record.agents, chosen, grader.name, playouts, seed,
                       record.winner, record.reason, tuple(decisions), tuple(lucks),
-                      tuple(starts), lines)  # fmt: skip
+                      tuple(starts), lines, grader.label,
+                      "" if guide == grader else guide.name)  # fmt: skip
 
 
 def agent_table(reviews: Sequence[GameReview]) -> pd.DataFrame:
@@ -686,7 +754,7 @@ def annotated_text(review: GameReview) -> str:
     checked = (f"network, losses from {1000 * MARK_FLOOR:.0f} milli-wins checked by up to "
                f"{review.playouts} play-outs" if review.evaluator == "network"
                else "exact (the solved game)" if review.evaluator == "exact"
-               else f"{review.playouts} play-outs")  # fmt: skip
+               else review.graded_by or f"{review.playouts} play-outs")  # fmt: skip
     lines = [
         f'[Game "{review.game}"]',
         f'[Seats "{" vs ".join(f"{s}: {a}" for s, a in enumerate(review.agents))}"]',

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from pinastats.evaluation import Evaluator, choose
 from pinastats.game.game import Game
 from pinastats.game.notation import parse_position
 from pinastats.game.why import placement_reasons, why_text
@@ -25,30 +26,33 @@ from pinastats.tabletop.session import PlaySession
 from pinastats.tabletop.table import TableSession
 from pinastats.tabletop.words import seat_name
 
-PLAYOUTS = 100
-"""Play-outs per outcome position when the review grades by play-outs."""
+PLAYOUTS = 64
+"""Most play-outs per outcome position that check a loss, when no exact solution grades."""
 COSTLIEST = 3
 """The decisions told, costliest first."""
 
 
-def _grader(game: Game) -> str:
-    """``exact`` where the solution of the board is kept, else ``playouts``."""
-    try:
-        from pinastats.solve import cached, uncovered
+def _grader(game: Game) -> tuple[Evaluator, Evaluator]:
+    """The evaluator that grades a board game and the one that advised in it.
 
-        if uncovered(game.config) is None and cached(game) is not None:
-            return "exact"
-    except Exception:  # the solver cannot tell: play-outs grade
-        pass
-    return "playouts"
+    The review policy's grader (:mod:`pinastats.evaluation.policy`), without waiting for a
+    solve: exact where the board's table is kept (the board solves it in the background
+    while the game is played), else play-outs by ``value``, stronger than the network that
+    advised.
+    """
+    advisor = choose(game, "board").evaluator
+    choice = choose(game, "board-review")
+    return choice.evaluator, advisor
 
 
-def grader_text(evaluator: str) -> str:
-    """Which evaluator graded, in words."""
-    if evaluator == "exact":
-        return "Graded by the exact solution of this board."
-    return (f"Graded by {PLAYOUTS} play-outs of each position by the strategic agent, not by "
-            "the network that advised you.")  # fmt: skip
+def grader_text(grader: Evaluator, advisor: Evaluator | None = None) -> str:
+    """Which evaluator graded, and against which advice, in words."""
+    text = f"Graded by {grader.label}"
+    if advisor is not None and advisor.name != grader.name:
+        text += (f", stronger than the coach's {advisor.label}; a move the coach starred "
+                 f"counts at most the two evaluators' measured disagreement "
+                 f"({pp(advisor.difference_error + grader.difference_error)})")  # fmt: skip
+    return text + "."
 
 
 def pp(x: float) -> str:
@@ -68,6 +72,17 @@ def _network_chances(game: Game) -> list[float]:
         return [1.0 / n] * n
     p = evaluate_states(game.config, E.stack_states([game.state]))
     return [float(E.seat_value(p[0, (s - game.to_move) % n], p[0, n])) for s in range(n)]
+
+
+def _chances(game: Game, grader: Evaluator) -> list[float]:
+    """Each seat's chance by an exact grader, else by the network."""
+    seats = grader.chances(game) if grader.name == "exact" else None
+    return list(seats) if seats is not None else _network_chances(game)
+
+
+def _chart_by(grader: Evaluator) -> str:
+    """Who drew the chart's chances."""
+    return grader.label if grader.name == "exact" else "the learned network"
 
 
 def _turning(series: Sequence[float], turns: Sequence[int], most: int = 2) -> list[int]:
@@ -110,26 +125,24 @@ def _luck_words(luck: float) -> str:
 def review_play(session: PlaySession) -> dict[str, Any]:
     """The review of a finished game on the board, for its people (module docstring)."""
     from pinastats.records.replay import replay
-    from pinastats.records.review import ReviewError, review_game
+    from pinastats.records.review import review_game
 
     record = session.record
     final = replay(record)
     start = parse_position(record.start) if record.start else None
-    evaluator = _grader(final if start is None else start)
+    grader, advisor = _grader(final if start is None else start)
     seats = list(session.humans) or list(range(record.players))
-    try:
-        review = review_game(record, seats=seats, evaluator=evaluator, playouts=PLAYOUTS, seed=0)
-    except ReviewError:  # the exact evaluator cannot grade it: play-outs do
-        evaluator = "playouts"
-        review = review_game(record, seats=seats, evaluator=evaluator, playouts=PLAYOUTS, seed=0)
+    review = review_game(record, seats=seats, evaluator=grader, playouts=PLAYOUTS, seed=0,
+                         advisor=advisor)  # fmt: skip
+    evaluator = grader.name
     labels = session.labels
     games: list[Game] = []
     replay(record, visit=lambda k, g, t: games.append(g))
     games.append(final)
     turns = list(range(1, len(games) + 1))
-    chances = [_network_chances(g) for g in games]
+    chances = [_chances(g, grader) for g in games]
     focus = seats[0]
-    lines = [grader_text(evaluator)]
+    lines = [grader_text(grader, advisor)]
     result = "nobody won" if final.winner is None else f"{seat_name(final.winner, labels)} won"
     lines.append(f"The game lasted {len(games) - 1} turns and {result}.")
     costly = []
@@ -163,29 +176,34 @@ def review_play(session: PlaySession) -> dict[str, Any]:
     chart = _chart(turns, chances, labels, session.log, focus)
     lines.extend(chart["turning_text"])
     return {"evaluator": evaluator, "text": "\n".join(lines), "sentences": lines,
-            "costliest": told, "chart": chart, "chart_by": "learned network"}  # fmt: skip
+            "costliest": told, "chart": chart, "chart_by": _chart_by(grader)}  # fmt: skip
 
 
 def review_table(session: TableSession) -> dict[str, Any]:
     """The review of a game at a real table: its placements graded, the chart (module doc)."""
-    from pinastats.coach import win_advice
-
     state = session.state
     if state is None:
         return {"evaluator": "", "text": "Set the table up and play first.", "sentences": []}
     labels = session.labels
     first = parse_position(state.starts[0][2])
-    evaluator = _grader(first)
+    grader, advisor = _grader(first)
+    evaluator = grader.name
+    disagreement = advisor.difference_error + grader.difference_error
     told: list[tuple[float, str]] = []
     for line, dice, cell in state.placements:
         game = parse_position(line)
         legal = game.legal_cells(dice)
         if len(legal) < 2:
             continue
-        a = win_advice(game, list(dice), 0, evaluator=evaluator, playouts=PLAYOUTS, seed=0)
+        a = grader.advise(game, tuple(dice), 0)
         wins = {p.cell: p.win_probability for p in a.placements}
         best = a.placements[0]
         loss = best.win_probability - wins[cell]
+        starred = advisor.advise(game, tuple(dice), 0).placements[0].cell == cell
+        if starred and advisor.name != grader.name:  # within the evaluators' disagreement
+            loss = min(loss, disagreement)
+        if starred:
+            continue
         if loss > 0.005:
             why = why_text(placement_reasons(game, best.cell, dice, labels))
             told.append((loss, f"Turn {game.turn + 1}, {seat_name(game.to_move, labels)} with "
@@ -196,9 +214,9 @@ def review_table(session: TableSession) -> dict[str, Any]:
     games = [parse_position(s[2]) for s in state.starts]
     if state.game.is_over:
         games.append(state.game)
-    chances = [_network_chances(g) for g in games]
+    chances = [_chances(g, grader) for g in games]
     turns = list(range(1, len(games) + 1))
-    lines = [grader_text(evaluator) + " At a real table only the placements are graded, and "
+    lines = [grader_text(grader, advisor) + " At a real table only the placements are graded, and "
              "the luck of each roll is not told: the dice kept between rolls are not "
              "entered."]  # fmt: skip
     if state.game.is_over:
@@ -214,4 +232,4 @@ def review_table(session: TableSession) -> dict[str, Any]:
     lines.extend(chart["turning_text"])
     return {"evaluator": evaluator, "text": "\n".join(lines), "sentences": lines,
             "costliest": [t for _, t in told[:COSTLIEST]], "chart": chart,
-            "chart_by": "learned network"}  # fmt: skip
+            "chart_by": _chart_by(grader)}  # fmt: skip

@@ -7,9 +7,11 @@ what is asked, the position as a line of the position notation (``position``,
 dice), what is announced (the end triggered, a player's last turn) and, with the
 coach beside the player, its advice: every keep of the hand or every placement, best
 first, with this turn's points, the chance to win and why the placement matters
-(:mod:`pinastats.game.why`). The chances are the exact solution's where one is kept
-for the board, else the learned network's (:func:`pinastats.coach.win_advice`); the
-network's typical error is shown in percentage points (:data:`NETWORK_ERROR`).
+(:mod:`pinastats.game.why`). The chances come from the evaluator the evaluation policy
+picks for the board (:mod:`pinastats.evaluation.policy`): the exact solution where the
+board's table is kept, else the learned network at once while the board is solved in the
+background (two players without Happy Hour), the page saying how far; the evaluator is
+named and its measured error shown in percentage points.
 
 A table game (:class:`~pinastats.tabletop.table.TableSession`, dice entered by hand)
 is drawn by :func:`pinastats.tabletop.table.table_view`, with the same parts.
@@ -20,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pinastats.agents.network import fits
+from pinastats.evaluation import Evaluator, choose, solve_in_background
+from pinastats.evaluation.network import NETWORK_CHANCE_ERROR, NETWORK_DIFFERENCE_ERROR
 from pinastats.game.game import Game
 from pinastats.game.notation import notation_of
 from pinastats.game.rules import HappyHourEffect, Trigger
@@ -29,14 +32,8 @@ from pinastats.tabletop.session import PlaySession
 from pinastats.tabletop.table import TableSession
 from pinastats.tabletop.words import effect_name, effect_text, option_text, plural, seat_name
 
-NETWORK_ERROR = 0.052
-"""The network's mean absolute error on a chance to win, on positions it never saw (the position
-benchmark of ``docs/value.md``: 0.0515 against 5,000 ``strategic`` play-outs, 2-4 players; on
-solved two-player boards, against the exact chances, 0.035): the uncertainty shown beside its
-numbers."""
-NETWORK_DIFFERENCE_ERROR = 0.026
-"""The network's error on the difference between two positions of one decision (``docs/value.md``):
-two placements differ by one token, so their lead is too close to call within it."""
+NETWORK_ERROR = NETWORK_CHANCE_ERROR
+"""The network's mean absolute error on a chance to win (:mod:`pinastats.evaluation.network`)."""
 TIE = 0.0005
 """A lead below this is no lead: the two options are worth the same."""
 KEEPS_SHOWN = 6
@@ -72,16 +69,24 @@ def seats_view(game: Game, labels: Sequence[str], persons: Sequence[int]) -> lis
     ]  # fmt: skip
 
 
-def _evaluator(game: Game) -> str | None:
-    """``exact`` where the board's solution is kept, else ``network`` where it fits, else None."""
-    try:
-        from pinastats.solve import cached, uncovered
+def _evaluator(game: Game, surface: str = "board") -> tuple[Evaluator, str]:
+    """The policy's evaluator for ``game`` on ``surface`` and what the page says of it.
 
-        if uncovered(game.config) is None and cached(game) is not None:
-            return "exact"
-    except Exception:  # the solver cannot tell: the network advises
-        pass
-    return None if fits(game.config) is not None else "network"
+    Where the exact solution covers the game but is not kept yet, the board is solved in
+    the background and the words say how far it is; the next view after it is ready
+    answers exactly.
+    """
+    choice = choose(game, surface)
+    e = choice.evaluator
+    words = e.label + (f", typical error ±{100 * e.chance_error:.1f} percentage points"
+                       if e.chance_error else "")  # fmt: skip
+    if choice.solve == "background":
+        status = solve_in_background(game)
+        if status.state == "solving":
+            words += f" · solving this board exactly: {100 * status.share:.0f}%"
+        elif status.state == "failed":
+            words += f" · the exact solve failed ({status.error})"
+    return e, words
 
 
 def _next_roll(keep: Sequence[int]) -> dict[int, float]:
@@ -96,44 +101,49 @@ def _next_roll(keep: Sequence[int]) -> dict[int, float]:
                                                        strict=True)}  # fmt: skip
 
 
-def keep_difference_error(a: Sequence[int], b: Sequence[int]) -> float:
-    """The network's error on the lead of keep ``a`` over keep ``b``.
+def keep_difference_error(a: Sequence[int], b: Sequence[int],
+                          difference: float = NETWORK_DIFFERENCE_ERROR) -> float:  # fmt: skip
+    """An evaluator's error on the lead of keep ``a`` over keep ``b``.
 
-    Its error on a difference (:data:`NETWORK_DIFFERENCE_ERROR`) counts on the share of the
-    next roll in which the two keeps lead to different hands (their total variation
-    distance): where both keeps give the same hand, the same positions are valued.
+    Its error on a difference (``difference``, the network's
+    :data:`~pinastats.evaluation.network.NETWORK_DIFFERENCE_ERROR` by default) counts on the
+    share of the next roll in which the two keeps lead to different hands (their total
+    variation distance): where both keeps give the same hand, the same positions are valued.
     """
     pa, pb = _next_roll(a), _next_roll(b)
     tv = 0.5 * sum(abs(pa.get(h, 0.0) - pb.get(h, 0.0)) for h in set(pa) | set(pb))
-    return NETWORK_DIFFERENCE_ERROR * tv
+    return difference * tv
 
 
-def advice_view(game: Game, dice: Sequence[int], rolls_left: int,
-                labels: Sequence[str] = ()) -> dict[str, Any] | None:  # fmt: skip
+def advice_view(
+    game: Game,
+    dice: Sequence[int],
+    rolls_left: int,
+    labels: Sequence[str] = (),
+    surface: str = "board",
+) -> dict[str, Any] | None:
     """The coach's advice for the dice showing, in the board's words (module docstring).
 
-    ``labels``: the seats' names, as the reasons name them.
+    ``labels``: the seats' names, as the reasons name them; ``surface``: ``board`` or
+    ``table`` (the policy treats them alike).
     """
-    from pinastats.coach import win_advice
-
-    evaluator = _evaluator(game)
-    if evaluator is None or not dice:
+    if not dice:
         return None
-    a = win_advice(game, list(dice), rolls_left, evaluator=evaluator)
-    exact = evaluator == "exact"
+    evaluator, source = _evaluator(game, surface)
+    a = evaluator.advise(game, tuple(dice), rolls_left)
+    exact = evaluator.name == "exact"
     lost = a.win_probability < LOST
     out: dict[str, Any] = {
-        "win": a.win_probability, "evaluator": evaluator, "lost": lost,
-        "error": 0.0 if exact else NETWORK_ERROR,
-        "source": "exact solution of this board" if exact else
-        f"learned network, typical error ±{100 * NETWORK_ERROR:.1f} percentage points",
+        "win": a.win_probability, "evaluator": evaluator.name, "lost": lost,
+        "error": evaluator.chance_error, "source": source,
     }  # fmt: skip
     lead, margin = 0.0, 0.0
     if rolls_left:
         keeps = list(a.keeps)
         if len(keeps) > 1:
             lead = keeps[0].win_probability - keeps[1].win_probability
-            margin = 0.0 if exact else keep_difference_error(keeps[0].keep, keeps[1].keep)
+            margin = keep_difference_error(keeps[0].keep, keeps[1].keep,
+                                           evaluator.difference_error)  # fmt: skip
         stop_coaster = _stop_coaster(game, dice) if any(len(k.keep) == 5 for k in keeps) else ""
         rows = []
         for i, k in enumerate(keeps):
@@ -149,7 +159,7 @@ def advice_view(game: Game, dice: Sequence[int], rolls_left: int,
         places = list(a.placements)
         if len(places) > 1:
             lead = places[0].win_probability - places[1].win_probability
-            margin = 0.0 if exact else NETWORK_DIFFERENCE_ERROR
+            margin = evaluator.difference_error
         out["placements"] = [
             {"cell": p.cell, "coaster": game.coaster(p.cell).name, "points": p.points,
              "win": p.win_probability, "best": i == 0, "points_text": plural(p.points, "point"),
@@ -159,7 +169,9 @@ def advice_view(game: Game, dice: Sequence[int], rolls_left: int,
     out["lead"] = lead
     out["margin"] = margin
     shown: list[dict[str, Any]] = out.get("keeps") or out.get("placements") or []
-    out["close"] = not lost and not exact and len(shown) > 1 and lead <= margin
+    out["close"] = (
+        not lost and not exact and len(shown) > 1 and (lead <= margin or a.too_close_to_call)
+    )
     if lost:
         out["verdict"] = "this position is lost: no play gives a real chance to win"
     elif a.win_probability > 1 - LOST:
@@ -172,8 +184,8 @@ def advice_view(game: Game, dice: Sequence[int], rolls_left: int,
         out["close"] = False
     elif out["close"]:
         out["verdict"] = (f"too close to call: the best leads by {100 * lead:.1f} percentage "
-                          f"points, within the network's error of {100 * margin:.1f} for "
-                          "this comparison")  # fmt: skip
+                          f"points, within the {evaluator.name} evaluator's error of "
+                          f"{100 * max(margin, a.lead_se):.1f} for this comparison")  # fmt: skip
     else:
         out["verdict"] = f"chance to win with the best play: {100 * a.win_probability:.1f}%"
     return out
@@ -186,10 +198,8 @@ def _stop_coaster(game: Game, dice: Sequence[int]) -> str:
         return ""
     if len(legal) == 1:
         return game.coaster(legal[0]).name
-    from pinastats.coach import win_advice
-
-    evaluator = _evaluator(game) or "network"
-    best = win_advice(game, list(dice), 0, evaluator=evaluator).placements[0].cell
+    evaluator, _ = _evaluator(game)
+    best = evaluator.advise(game, tuple(dice), 0).placements[0].cell
     return game.coaster(best).name
 
 
@@ -220,24 +230,21 @@ def happy_hour_view(game: Game, effect: str, options: Sequence[int], dice: Seque
 
 def _happy_advice(game: Game, effect: str, options: Sequence[int],
                   dice: Sequence[int]) -> list[float] | None:  # fmt: skip
-    """Each option's chance to win for the mover, by the network (None where it does not fit)."""
-    if fits(game.config) is not None:
-        return None
-    from pinastats import _engine as E
-    from pinastats.agents.network import evaluate_states
+    """Each option's chance to win for the mover, by the board's evaluator.
 
-    seat, n = game.to_move, game.players
+    None where it cannot value a position between turns (play-outs).
+    """
+    evaluator, _ = _evaluator(game)
+    seat = game.to_move
     chances = []
     for o in options:
         after = game.copy()
         after.end_turn_without_placement(tuple(dice), int(HappyHourEffect[effect]), int(o),
                                          rolls_used=game.config.rules.rolls)  # fmt: skip
-        if after.is_over:
-            chances.append(float(E.seat_result(after.state, seat)))
-            continue
-        p = evaluate_states(game.config, E.stack_states([after.state]))
-        r = (seat - after.to_move) % n
-        chances.append(float(E.seat_value(p[0, r], p[0, n])))
+        seats = evaluator.chances(after)
+        if seats is None:
+            return None
+        chances.append(seats[seat])
     return chances
 
 
@@ -363,7 +370,7 @@ def table_view(session: TableSession, coach: bool = True) -> dict[str, Any]:
     dice = tuple(table["dice"])
     if coach and dice and table["ending"] != "happy_hour":
         left = table["rolls"] - table["roll"]
-        view["advice"] = advice_view(game, dice, min(left, 2), session.labels)
+        view["advice"] = advice_view(game, dice, min(left, 2), session.labels, "table")
     return view
 
 

@@ -25,9 +25,9 @@ import pandas as pd
 from pinastats import _engine as E
 from pinastats._engine import stack_states
 from pinastats.agents.network import evaluate_states
-from pinastats.coach.advice import exact_values
 from pinastats.coach.outcomes import network_values, outcome_positions
 from pinastats.errors import PinastatsError
+from pinastats.evaluation.exact import exact_values
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.notation import parse_position
