@@ -30,6 +30,10 @@ settings.register_profile(
 )
 settings.load_profile("pinastats")
 
+# The board and `table` solve two-player base boards in the background (a minute of both
+# cores each): off in the tests, which switch it on where they test it.
+os.environ["PINASTATS_BACKGROUND_SOLVE"] = "0"
+
 REPORT_TESTS = Path(__file__).resolve().parent / "report"
 """The tests sharing the learned cheat-sheets and the session's reports."""
 

@@ -4,8 +4,8 @@ Positions reached in recorded games (2-4 players, Happy Hour off and on) are
 taken from the record (the game replayed up to the turn, as the board, the
 review and the notebooks see it), written to the state file, to the position
 notation, and read back into a ``Game``. From each, the learned evaluator's
-features, the advice by the chance to win (``pinastats.coach.win_advice`` with
-the network, as the board shows it) and by this turn's points
+features, the advice by the chance to win (the network evaluator of
+:mod:`pinastats.evaluation`, as the board shows it) and by this turn's points
 (``pinastats.agents.advice``) must be identical, and ``pinastats advise
 --objective win --format json`` must print the same JSON from ``--state`` and
 from ``--position``.
@@ -13,6 +13,7 @@ from ``--position``.
 The review of a recorded game (``pinastats review``) prints each turn's
 position line and values the turn's first keep as ``win_advice`` does on that
 line, to the last digits of rounding (its turn DP adds in another order).
+(``tests/evaluation`` checks the same number on every surface, for each kind of game.)
 
 A control shows the check can fail: without the turns played (as state files
 were before they carried them) the network's answer changes.
@@ -31,7 +32,7 @@ import pytest
 
 from pinastats._engine import stack_states
 from pinastats.agents.advice import advise
-from pinastats.coach import win_advice
+from pinastats.evaluation import NetworkEvaluator
 from pinastats.game import Game, GameConfig, Rules, notation_of, parse_position
 from pinastats.game.position import game_from_position, position_of
 from pinastats.records import record_games, replay
@@ -76,7 +77,7 @@ def _ways_in(game: Game) -> dict[str, Game]:
 
 
 def _win(game: Game, dice: tuple[int, ...], rolls_left: int) -> dict[str, Any]:
-    advice = win_advice(game, dice, rolls_left, evaluator="network")
+    advice = NetworkEvaluator().advise(game, dice, rolls_left)
     out = asdict(advice)
     out.pop("seed", None)
     return out
@@ -129,7 +130,7 @@ def test_advise_prints_the_same_json_from_the_state_file_and_the_line(
         assert by_file.out == by_line.out
         record = json.loads(by_file.out)
         assert record["position"] == notation_of(game)
-        api = win_advice(game, dice, 2, evaluator="network")
+        api = NetworkEvaluator().advise(game, dice, 2)
         assert record["win_probability"] == api.win_probability
 
 
@@ -145,7 +146,7 @@ def test_the_review_values_a_turn_as_the_advice_on_its_line() -> None:
     for d in firsts:
         assert lines[d.turn] == notation_of(before[d.turn])
         game = parse_position(lines[d.turn])
-        advice = win_advice(game, d.dice, d.rolls_left, evaluator="network")
+        advice = NetworkEvaluator().advise(game, d.dice, d.rolls_left)
         assert d.best_win == pytest.approx(advice.win_probability, abs=1e-12)
 
 

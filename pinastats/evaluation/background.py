@@ -4,11 +4,13 @@ The board and ``table`` start :func:`solve_in_background` for a two-player base 
 whose table is not kept; :func:`solve_status` tells how far it is (the page shows it)
 and, once ``ready``, the policy picks the exact evaluator on its own (the table is
 then kept). One solve per board, whatever the number of callers; the kernels release
-the GIL, so the page stays usable while it runs.
+the GIL, so the page stays usable while it runs. ``PINASTATS_BACKGROUND_SOLVE=0`` turns
+background solves off (the status is then ``"off"`` and the instant answer stays).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -21,7 +23,7 @@ class SolveStatus:
     """How a background solve of one board stands.
 
     Attributes:
-        state: ``"solving"``, ``"ready"`` or ``"failed"``.
+        state: ``"solving"``, ``"ready"``, ``"failed"`` or ``"off"`` (turned off).
         done, total: boards solved and in all.
         seconds: since it started.
         error: why it failed (``"failed"`` only).
@@ -53,6 +55,8 @@ class _Job:
 
 _LOCK = threading.Lock()
 _JOBS: dict[str, _Job] = {}
+SWITCH = "PINASTATS_BACKGROUND_SOLVE"
+"""The environment variable that turns background solves off when ``0``."""
 
 
 def solve_in_background(game: Game) -> SolveStatus:
@@ -60,6 +64,8 @@ def solve_in_background(game: Game) -> SolveStatus:
     from pinastats.solve import SolvedBoard, solve
     from pinastats.solve.solver import check_memory
 
+    if os.environ.get(SWITCH, "").strip() == "0":
+        return SolveStatus("off")
     board = SolvedBoard.of(game)
     with _LOCK:
         job = _JOBS.get(board.digest)

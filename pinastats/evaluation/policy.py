@@ -5,7 +5,8 @@ Each surface has a budget (:data:`SURFACES`):
 ========================================  ==========  ===========================================
 surface                                   budget      evaluator
 ========================================  ==========  ===========================================
-the board, *My table*, ``table``,         instant     ``exact`` where the board's table is kept;
+the board, *My table*, ``table``,         instant     ``exact`` where the board's table is kept
+                                                      or solves within 2 s (a small layout);
 ``advise``, the widget, the Python API                else the strongest instant evaluator that
                                                       covers the game (``network``); else
                                                       ``playouts`` (layouts no network fits).
@@ -43,6 +44,10 @@ from pinastats.game.game import Game
 SOLVE_RATE = 126_000
 """Boards solved a second on two idle cores (9.2 million boards of the 4×4 grid in 73 s,
 ``docs/solved-game.md``): what an estimate of a solve's time divides by."""
+
+INSTANT_SOLVE = 2.0
+"""Seconds of an estimated solve that an instant surface waits for: a small board is solved
+first and answered exactly (:func:`solve_estimate`)."""
 
 REVIEW_PLAYOUTS = 32
 """Play-outs by ``value`` per outcome position when a review grades without the exact
@@ -154,6 +159,8 @@ def choose(
             return Choice(exact, surface, budget, "first")
         grader = _strongest(game, networks, instant=False, **settings)
         return Choice(grader, surface, budget)
+    if covered and solve_estimate(game) <= INSTANT_SOLVE:
+        return Choice(exact, surface, budget, "first")
     quick = _strongest(game, networks, instant=True, **settings)
     if covered:
         background = "background" if surface in ("board", "table") else ""

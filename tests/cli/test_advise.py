@@ -42,8 +42,10 @@ Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
 
 
 def run(cli: Cli, *argv: str) -> tuple[int, str, str]:
-    """Run ``pinastats advise ARGV...``; return the exit code, stdout and stderr."""
-    result = cli("advise", *argv)
+    """Run ``pinastats advise ARGV...`` (by this turn's points unless ARGV names an objective
+    or an evaluator); return the exit code, stdout and stderr."""
+    win = {"--objective", "--playouts", "--evaluator", "--seed"} & set(argv)
+    result = cli("advise", *argv, *(() if win else ("--objective", "points")))
     return result.code, result.out, result.err
 
 

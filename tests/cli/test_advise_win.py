@@ -75,7 +75,8 @@ def test_json_items_gain_win_probabilities(tmp_path: Path, cli: Cli) -> None:
 
 
 def test_points_json_names_its_objective(tmp_path: Path, cli: Cli) -> None:
-    result = _advise(cli, _state(tmp_path, MID_GAME), "1 2 3 4 6", 1, "--format", "json")
+    result = _advise(cli, _state(tmp_path, MID_GAME), "1 2 3 4 6", 1, "--objective", "points",
+                     "--format", "json")  # fmt: skip
     data = json.loads(result.out)
     assert data["objective"] == "points"
     assert "win_probability" not in data["keeps"][0]
@@ -112,8 +113,15 @@ def test_table(tmp_path: Path, cli: Cli) -> None:
         (("--objective", "wim"), "unknown objective 'wim'; did you mean 'win'?"),
         (("--objective", "win", "--playouts", "0"), "argument --playouts: must be at least 1"),
         (("--objective", "win", "--playouts", "-5"), "argument --playouts: must be at least 1"),
-        (("--playouts", "10"), "--playouts applies to --objective win only"),
-        (("--seed", "1"), "--seed applies to --objective win only"),
+        (
+            ("--objective", "points", "--playouts", "10"),
+            "--playouts applies to --objective win only",
+        ),
+        (("--objective", "points", "--seed", "1"), "--seed applies to --objective win only"),
+        (
+            ("--evaluator", "network", "--seed", "1"),
+            "--playouts and --seed go with --evaluator playouts, not network",
+        ),
     ],
 )
 def test_bad_input_is_one_line(
@@ -129,7 +137,7 @@ def test_bad_input_is_one_line(
 
 def test_the_network_advises_when_asked(tmp_path: Path, cli: Cli) -> None:
     state = _state(tmp_path, MID_GAME)
-    net = ("--evaluator", "network")  # the default here, exact, would solve the board first
+    net = ("--evaluator", "network")
     result = _advise(cli, state, "1 2 3 4 6", 2, "--objective", "win", *net, "--format", "json")
     assert (result.code, result.err) == (0, "")
     data = json.loads(result.out)
@@ -138,4 +146,21 @@ def test_the_network_advises_when_asked(tmp_path: Path, cli: Cli) -> None:
     assert data["win_probability"] == keeps[0]["win_probability"]
     assert all(0 <= k["win_probability"] <= 1 for k in keeps)
     table = _advise(cli, state, "1 2 3 4 6", 2, "--objective", "win", *net)
-    assert "the learned evaluator's chances" in table.out
+    assert "the learned network's chances, typical error ±5.2 points" in table.out
+    assert data["win_probability_se"] == data["chance_error"] > 0  # never 0.0 for an estimate
+    assert data["evaluator_label"] == "the learned network"
+
+
+def test_an_unsolved_two_player_board_answers_at_once_and_says_how_to_be_exact(
+    tmp_path: Path, cli: Cli
+) -> None:
+    """The default for a two-player base board whose table is not kept: the network at once
+    (no solve), named, with the way to the exact answer in the text and in the JSON."""
+    state = _state(tmp_path, MID_GAME)
+    result = _advise(cli, state, "1 2 3 4 6", 2, "--format", "json")
+    assert (result.code, result.err) == (0, "")  # no solve announced, no progress
+    data = json.loads(result.out)
+    assert (data["objective"], data["evaluator"]) == ("win", "network")
+    assert "pinastats solve --position" in data["exact_available"]
+    text = _advise(cli, state, "1 2 3 4 6", 2)
+    assert "Exact advice is available for this board" in text.out

@@ -10,7 +10,7 @@ import pytest
 
 from pinastats.agents import make_agent
 from pinastats.agents.builtin import AgentError, check_plays
-from pinastats.coach import win_advice
+from pinastats.evaluation import ExactEvaluator
 from pinastats.game import Game, GameConfig, Rules
 from pinastats.game.notation import notation_of
 from pinastats.simulation.play import play_turn
@@ -71,7 +71,7 @@ def test_exact_advice_is_the_solution_s() -> None:
     game = Game.new(config=SMALL, seed=4)
     solution = solve(game)
     dice = (1, 2, 2, 4, 5)
-    advice = win_advice(game, dice, 1, evaluator="exact")
+    advice = ExactEvaluator().advise(game, dice, 1)
     keeps = solution.keeps(game, dice, 1)
     assert advice.evaluator == "exact"
     assert advice.win_probability == pytest.approx(keeps["chance"].iloc[0], abs=1e-7)
@@ -83,7 +83,7 @@ def test_exact_advice_is_the_solution_s() -> None:
 
 def test_exact_advice_refuses_three_players() -> None:
     with pytest.raises(SolveError, match="two players"):
-        win_advice(Game.new(players=3, seed=1), (1, 2, 3, 4, 5), 1, evaluator="exact")
+        ExactEvaluator().advise(Game.new(players=3, seed=1), (1, 2, 3, 4, 5), 1)
 
 
 def test_solve_command_json_and_read_back(cli: Cli) -> None:

@@ -6,9 +6,11 @@ from typing import Any
 
 import pytest
 
+from pinastats.evaluation import ExactEvaluator, NetworkEvaluator
+from pinastats.evaluation.network import NETWORK_DIFFERENCE_ERROR
 from pinastats.game.notation import parse_position
 from pinastats.tabletop import view
-from pinastats.tabletop.view import NETWORK_DIFFERENCE_ERROR, advice_view, keep_difference_error
+from pinastats.tabletop.view import advice_view, keep_difference_error
 
 LINE = "pc1 P1,P2+2,P3+1,P4/P5+2,P6+1,T1+2,T2/T3+1,T4+2,T5,T6+1/FH+2,SS,LS,OD 1"
 
@@ -24,7 +26,7 @@ def test_the_verdict_and_the_rows_in_words() -> None:
     game = parse_position(LINE)
     keeps = advice_view(game, (1, 2, 4, 4, 6), 2, ("Ana", "Ben"))
     assert keeps is not None
-    assert keeps["source"] == "learned network, typical error ±5.2 percentage points"
+    assert keeps["source"] == "the learned network, typical error ±5.2 percentage points"
     assert [k["best"] for k in keeps["keeps"]].count(True) == 1
     assert "stop: take Pair of 4s" in [k["label"] for k in keeps["keeps"]]
     assert keeps["lit"] == [3]
@@ -39,23 +41,20 @@ def test_the_verdict_and_the_rows_in_words() -> None:
 
 
 def test_a_kept_exact_solution_advises_and_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
-    import pinastats.solve as solve
-
     game = parse_position(LINE)
-    assert view._evaluator(game) == "network"
-    monkeypatch.setattr(solve, "cached", lambda g: object())
-    assert view._evaluator(game) == "exact"
-    from pinastats.coach import win_advice
+    assert view._evaluator(game)[0].name == "network"
+    monkeypatch.setattr(ExactEvaluator, "is_kept", lambda self, g: True)
+    assert view._evaluator(game)[0].name == "exact"
 
     asked: list[str] = []
 
-    def fake(game: Any, dice: Any, rolls_left: int, **kw: Any) -> Any:
-        asked.append(kw["evaluator"])
-        return win_advice(game, dice, rolls_left, evaluator="network")
+    def fake(self: ExactEvaluator, game: Any, dice: Any, rolls_left: int) -> Any:
+        asked.append(self.name)
+        return NetworkEvaluator().advise(game, dice, rolls_left)
 
-    monkeypatch.setattr("pinastats.coach.win_advice", fake)
+    monkeypatch.setattr(ExactEvaluator, "advise", fake)
     advice = advice_view(game, (1, 2, 3, 4, 4), 0)
     assert advice is not None
     assert asked == ["exact"]
-    assert advice["source"] == "exact solution of this board"
+    assert advice["source"] == "the exact solution of this board"
     assert not advice["close"]  # no error to be within

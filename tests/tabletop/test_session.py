@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from pinastats.coach import win_advice
 from pinastats.errors import PinastatsError
+from pinastats.evaluation import NetworkEvaluator
 from pinastats.records.replay import replay
 from pinastats.records.review import review_game
 from pinastats.tabletop.commands import act
@@ -106,7 +106,7 @@ def test_the_coach_panel_shows_win_advice_for_the_position() -> None:
     p = s.pending
     assert p is not None
     view = session_view(s, coach=True)
-    advice = win_advice(s.game, p.dice, p.rolls_left, evaluator="network")
+    advice = NetworkEvaluator().advise(s.game, p.dice, p.rolls_left)
     shown = view["advice"]
     assert shown["win"] == pytest.approx(advice.win_probability)
     assert [k["keep"] for k in shown["keeps"]] == [list(k.keep) for k in advice.keeps][:6]
