@@ -1,7 +1,7 @@
 """The learned evaluator against perfect play: today's network, and networks taught by exact labels.
 
-    python benchmarks/exact_labels.py --log data/perfect/boards.jsonl \
-        --labels data/perfect/labels --out data/exact-labels.json
+    python benchmarks/exact_labels.py --log studies/perfect/boards.jsonl \
+        --labels studies/perfect/labels --out studies/exact-labels.json
 
 Reads the exact labels of the yardstick's survey (``benchmarks/perfect_yardstick.py``):
 the turn starts of its graded games (every agent from ``random`` to ``perfect``)

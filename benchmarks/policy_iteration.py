@@ -1,7 +1,7 @@
 """Policy iteration for the learned evaluator: label by ``value``'s own play, train, play.
 
     python benchmarks/policy_iteration.py --players 2 3 4 --rounds 3 \
-        --folder /tmp/pi --out data/policy-iteration.json
+        --folder /tmp/pi --out studies/policy-iteration.json
 
 Round ``r`` for ``n`` players starts from the network of round ``r - 1``
 (round 0: the weights the tools play with, ``PINASTATS_NETWORK`` or the
@@ -228,7 +228,7 @@ def exact(args: argparse.Namespace) -> None:
     76-79, seed 37) of ``benchmarks/exact_labels.py``, so that its table and
     this one are of the same positions.
     """
-    log, labels = Path("data/perfect/boards.jsonl"), Path("data/perfect/labels")
+    log, labels = Path("studies/perfect/boards.jsonl"), Path("studies/perfect/labels")
     held = on_boards(exact_positions(log, range(80), labels=labels), TEST_BOARDS)
     paths: list[Path | None] = [None if p == "in-use" else Path(p) for p in args.networks]
     rows: list[dict[str, Any]] = [
@@ -264,7 +264,7 @@ def boards(args: argparse.Namespace) -> None:
     """``value`` with each of ``--networks`` against ``strategic`` on the studied solved boards.
 
     The boards on which ``perfect`` played its duels against ``strategic``
-    (``data/perfect/boards.jsonl``, seed 36): ``--games`` games a board, seats
+    (``studies/perfect/boards.jsonl``, seed 36): ``--games`` games a board, seats
     swapped every other game, the same games for every network. Beside
     ``perfect``'s score over its duels there (``data/perfect-play.json``).
     """
@@ -272,7 +272,7 @@ def boards(args: argparse.Namespace) -> None:
     from pinastats.game.game import Game
     from pinastats.simulation.play import play_game
 
-    lines = Path("data/perfect/boards.jsonl").read_text(encoding="utf-8").splitlines()
+    lines = Path("studies/perfect/boards.jsonl").read_text(encoding="utf-8").splitlines()
     rows = [json.loads(line) for line in lines if line.strip()]
     studied = [r for r in rows if r.get("study", {}).get("duels", {}).get("strategic")]
     out: dict[str, Any] = {"boards": [r["board"] for r in studied], "games_a_board": args.games,
@@ -374,7 +374,7 @@ def main() -> None:
     parser.add_argument(
         "--folder", type=Path, default=Path("policy-iteration"), help="labels and networks"
     )
-    parser.add_argument("--out", type=Path, default=Path("data/policy-iteration.json"))
+    parser.add_argument("--out", type=Path, default=Path("studies/policy-iteration.json"))
     parser.add_argument("--start", default="", help="round 0's weights (default: the tools')")
     parser.add_argument("--playouts", type=int, default=32, help="value play-outs a label")
     parser.add_argument("--parts", type=int, default=2, help="runs (seeds) per setting")

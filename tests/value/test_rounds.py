@@ -82,7 +82,7 @@ def test_training_goes_on_from_a_network() -> None:
 def test_the_rounds_table_of_the_docs_is_the_recorded_one() -> None:
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run([sys.executable, str(root / "benchmarks" / "policy_iteration.py"),
-                           "table", "--out", str(root / "data" / "policy-iteration.json")],
+                           "table", "--out", str(root / "studies" / "policy-iteration.json")],
                           capture_output=True, text=True, check=True)  # fmt: skip
     docs = (root / "docs" / "value.md").read_text(encoding="utf-8")
     block = docs.split("<!-- table: policy-iteration -->\n")[1].split("<!-- end table -->")[0]
