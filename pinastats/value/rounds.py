@@ -192,7 +192,12 @@ def _label_in_child(
            "settings": settings.record(), "command": command}  # fmt: skip
     code = "import sys; from pinastats.value.rounds import _child; _child(sys.argv[1])"
     env = {**os.environ, "PINASTATS_NETWORK": str(network.resolve())}
-    subprocess.run([sys.executable, "-c", code, json.dumps(job)], env=env, check=True)
+    done = subprocess.run([sys.executable, "-c", code, json.dumps(job)], env=env, check=False)
+    if done.returncode != 0:
+        raise RoundsError(
+            f"labelling round {round_} ({players} players) with {network} failed "
+            f"(exit status {done.returncode}; the error is above)"
+        )
     return [p.path for p in label_parts(folder, players, round_, settings)]
 
 

@@ -186,6 +186,17 @@ def test_the_labels_are_those_of_the_network_given(tmp_path: Path) -> None:
     assert here[0].stat().st_mtime_ns == before
 
 
+def test_labelling_with_a_network_that_cannot_play_fails_in_one_line(tmp_path: Path) -> None:
+    three = tmp_path / "three.npz"
+    save_networks(three, {3: load_networks().for_players(3)}, {"command": "test"})
+    with pytest.raises(R.RoundsError, match=r"labelling round 1 \(2 players\) with .*three.npz "
+                                            r"failed \(exit status 1"):  # fmt: skip
+        R.label_round(three, 2, 1, tmp_path / "labels", TINY)
+    assert not list((tmp_path / "labels").glob("*.parquet"))
+    with pytest.raises(R.RoundsError, match="no weights file at"):
+        R.label_round(tmp_path / "none.npz", 2, 1, tmp_path / "labels", TINY)
+
+
 def test_a_tiny_round_labels_trains_and_duels(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     start = tiny_weights(tmp_path / "start.npz")
