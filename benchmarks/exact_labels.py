@@ -1,7 +1,7 @@
 """The learned evaluator against perfect play: today's network, and networks taught by exact labels.
 
-    python benchmarks/exact_labels.py --log data/perfect/boards.jsonl \
-        --labels data/perfect/labels --out data/exact-labels.json
+    python benchmarks/exact_labels.py --log studies/perfect/boards.jsonl \
+        --labels studies/perfect/labels --out studies/exact-labels.json
 
 Reads the exact labels of the yardstick's survey (``benchmarks/perfect_yardstick.py``):
 the turn starts of its graded games (every agent from ``random`` to ``perfect``)
@@ -39,11 +39,20 @@ from typing import Any
 import numpy as np
 
 from pinastats.agents.network import save_networks
-from pinastats.value.exact import decision_accuracy, exact_accuracy, exact_positions, on_boards
+from pinastats.value.exact import (
+    DECISION_BOARDS,
+    TEST_BOARDS,
+    VALID_BOARDS,
+    board_of,
+    decision_accuracy,
+    exact_accuracy,
+    exact_positions,
+    on_boards,
+)
 from pinastats.value.train import fit
 
-TEST = "16,17,18,19,76,77,78,79"
-VALID = "14,15,74,75"
+TEST = ",".join(map(str, TEST_BOARDS))
+VALID = ",".join(map(str, VALID_BOARDS))
 
 
 def _load() -> float:
@@ -66,7 +75,7 @@ def main() -> None:
     parser.add_argument("--widths", nargs="*", default=["256,128"],
                         help="hidden layers of networks fitted on all training boards")  # fmt: skip
     parser.add_argument("--hidden", default="96,48", help="hidden layers along the curve")
-    parser.add_argument("--decision-boards", default="76,77,78,79")
+    parser.add_argument("--decision-boards", default=",".join(map(str, DECISION_BOARDS)))
     parser.add_argument("--decisions", type=int, default=100, help="positions a decision board")
     parser.add_argument("--epochs", type=int, default=200, help="most epochs a network")
     parser.add_argument("--seed", type=int, default=37)
@@ -78,7 +87,7 @@ def main() -> None:
     test, valid = _boards(args.test), _boards(args.valid)
     upto = None if args.boards is None else range(args.boards)
     everything = exact_positions(args.log, upto, labels=args.labels)
-    boards = sorted({int(g) // 10**6 for g in everything.game})
+    boards = sorted({int(board_of(g)) for g in everything.game})
     train = [b for b in boards if b not in test and b not in valid]
     order = [train[k] for k in np.random.default_rng(args.seed).permutation(len(train))]
     held, stop = on_boards(everything, test), on_boards(everything, valid)

@@ -2,7 +2,7 @@
 perfect, the reviewers compared, and the two-player findings on solved boards.
 
     python benchmarks/perfect_yardstick.py --study 20 --boards 20 --starts 1,1 1,3 \
-        --log data/perfect/boards.jsonl --out data/perfect-play.json
+        --log studies/perfect/boards.jsonl --out data/perfect-play.json
     python benchmarks/perfect_yardstick.py --tokens 3 --study 2 --games 2 --duels 4   # a quick look
 
 Deals boards from ``--seed`` (:func:`pinastats.solve.survey.board_seeds`) and

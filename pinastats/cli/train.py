@@ -1,11 +1,13 @@
-"""``pinastats value-data`` and ``pinastats train``: the learned evaluator's data and training.
+"""``pinastats value-data``, ``train`` and ``ship-network``: the learned evaluator's networks.
 
 ``value-data`` plays the games of a round of :mod:`pinastats.value.recipe`
 and labels their positions by play-outs, one Parquet file per part (a part
 already written is kept). ``train`` fits one network per player count on
 those files (PyTorch: the ``[train]`` extra) with progress on stderr, early
 stopping on held-out games, and writes the weights file and the learning
-curves.
+curves. ``ship-network`` writes the weights file the tools play with from the
+last round of policy iteration (:mod:`pinastats.value.rounds`) of each player
+count given, with the provenance of every round.
 """
 
 from __future__ import annotations
@@ -58,6 +60,31 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     train.add_argument("--quiet", action="store_true", help="no progress on stderr")
     train.set_defaults(func=run_train)
 
+    ship = subparsers.add_parser(
+        "ship-network",
+        help="write the weights file from rounds of policy iteration, with their provenance",
+        description=(
+            "Write a weights file (default: the one pinastats ships): the networks of --start, "
+            "each player count of --use replaced by the last round of its chain of policy "
+            "iteration (benchmarks/policy_iteration.py's round-R-Np.npz files, in order). The "
+            "provenance keeps --start's and adds every round's command, seed, label files and "
+            "their digests, the fit's metrics, each file's SHA-256, the SHA-256 of every "
+            "network's weights and this command."
+        ),
+    )
+    ship.add_argument(
+        "--use",
+        action="append",
+        required=True,
+        metavar="N=ROUND1.npz,ROUND2.npz",
+        help="a player count and its rounds, first to last (repeat per count)",
+    )
+    ship.add_argument(
+        "--start", default=None, help="the weights the rounds started from (default: shipped)"
+    )
+    ship.add_argument("--out", default=None, help="the weights file (default: the shipped one)")
+    ship.set_defaults(func=run_ship)
+
 
 def _ints(text: str, what: str) -> list[int]:
     try:
@@ -108,5 +135,50 @@ def run_train(args: argparse.Namespace) -> int:
     train_files(files, out, hidden=hidden, seed=args.seed, command=command.strip(),
                 figure=args.figure, stream=None if args.quiet else sys.stderr,
                 patience=args.patience)  # fmt: skip
+    print(f"weights written to {out}")
+    return 0
+
+
+def _chains(items: list[str]) -> dict[int, list[Path]]:
+    """``--use N=FILE,FILE`` items as player count → round files, each checked."""
+    chains: dict[int, list[Path]] = {}
+    for item in items:
+        count, sep, names = item.partition("=")
+        if not sep or not count.strip().isdigit() or int(count) not in PLAYER_COUNTS:
+            fail(f"--use: give N=ROUND1.npz,ROUND2.npz with N a player count "
+                 f"({players_text()}), got {item!r}")  # fmt: skip
+        n = int(count)
+        if n in chains:
+            fail(f"--use: {n} players given twice")
+        files = [Path(f.strip()) for f in names.split(",") if f.strip()]
+        if not files:
+            fail(f"--use: no round files for {n} players in {item!r}")
+        for path in files:
+            if not path.is_file():
+                fail(f"--use: no weights file at {str(path)!r}")
+        chains[n] = files
+    return chains
+
+
+def run_ship(args: argparse.Namespace) -> int:
+    """Write the weights file from the last round of each chain."""
+    from pinastats.agents.network import network_path
+    from pinastats.value.rounds import ship_networks
+
+    chains = _chains(args.use)
+    start = network_path() if args.start is None else Path(args.start)
+    if not start.is_file():
+        fail(f"--start: no weights file at {str(start)!r}")
+    out = network_path() if args.out is None else Path(args.out)
+    words = [w for u in args.use for w in ("--use", u)]
+    words += [w for flag, v in (("--start", args.start), ("--out", args.out)) if v
+              for w in (flag, v)]  # fmt: skip
+    command = " ".join(["pinastats", "ship-network", *(shlex.quote(w) for w in words)])
+    provenance = ship_networks(start, chains, out, command=command)
+    for n in sorted(chains):
+        rounds = provenance["policy_iteration"][str(n)]["rounds"]
+        print(f"{n} players: round {rounds[-1].get('round', len(rounds))} of "
+              f"{len(rounds)} ({chains[n][-1].name}), weights "
+              f"{provenance['weights_sha256'][str(n)][:12]}")  # fmt: skip
     print(f"weights written to {out}")
     return 0

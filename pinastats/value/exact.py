@@ -18,6 +18,7 @@ import gzip
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -38,6 +39,27 @@ from pinastats.value.data import Positions
 CALIBRATION_BINS = 10
 """Equal-mass bins of the calibration error (the project's ECE, as the benchmark's)."""
 
+BOARD_GAMES = 10**6
+"""A position's ``game`` is ``board * BOARD_GAMES + g``, ``g`` the game's number on the board."""
+TEST_BOARDS = (16, 17, 18, 19, 76, 77, 78, 79)
+"""The solved boards of the two-player studies no network is fitted or stopped on."""
+VALID_BOARDS = (14, 15, 74, 75)
+"""The solved boards whose positions stop the training of networks fitted on exact labels."""
+DECISION_BOARDS = (76, 77, 78, 79)
+"""The test boards whose turns' choices are valued (:func:`decision_accuracy`)."""
+
+
+def game_number(board: int, game: int) -> int:
+    """The number of game ``game`` of board ``board``: ``board * BOARD_GAMES + game``."""
+    if not 0 <= game < BOARD_GAMES:
+        raise PinastatsError(f"a board's game number is from 0 to {BOARD_GAMES - 1}, got {game!r}")
+    return board * BOARD_GAMES + game
+
+
+def board_of(number: Any) -> Any:
+    """The board of a game number (or of an array of them): ``number // BOARD_GAMES``."""
+    return number // BOARD_GAMES
+
 
 def exact_positions(
     survey: pd.DataFrame | str | Path | None,
@@ -50,8 +72,8 @@ def exact_positions(
     ``survey``: the rows of a surveyed run with its studies, or its log file
     (the graded games' turn starts); ``labels``: a folder of labelled boards
     (:func:`~pinastats.records.yardstick.label_board`'s ``board-007.json.gz``
-    files). A position's ``game`` is ``board * 10**6 +`` the game's number on
-    the board (labelled games from :data:`LABELLED_GAMES` on), its ``source`` the
+    files). A position's ``game`` is :func:`game_number` of the board and the
+    game's number on it (labelled games from :data:`LABELLED_GAMES` on), its ``source`` the
     agent to move.
     """
     wanted = None if boards is None else {int(b) for b in boards}
@@ -68,7 +90,7 @@ def exact_positions(
 def on_boards(positions: Positions, boards: Sequence[int]) -> Positions:
     """The positions of :func:`exact_positions` that lie on ``boards``, in the same order."""
     wanted = sorted({int(b) for b in boards})
-    rows = np.flatnonzero(np.isin(positions.game // 10**6, wanted))
+    rows = np.flatnonzero(np.isin(board_of(positions.game), wanted))
     return positions.take(rows, boards=wanted)
 
 
@@ -86,7 +108,7 @@ def _games(
             errors = (row.get("study") or {}).get("errors", {})
             for agent, games in errors.items():
                 for g, game_row in enumerate(games):
-                    rows += [(line, float(chance), agent, board * 10**6 + g)
+                    rows += [(line, float(chance), agent, game_number(board, g))
                              for line, chance in game_row.get("positions", [])]  # fmt: skip
     if labels is not None:
         rows += _labelled(Path(labels), wanted)
@@ -131,8 +153,8 @@ def decision_accuracy(
     pick = np.random.default_rng(seed)
     losses: list[list[float]] = [[] for _ in paths]
     differences: list[list[float]] = [[] for _ in paths]
-    for board in sorted({number // 10**6 for *_, number in rows}):
-        games = [game for game, _, _, number in rows if number // 10**6 == board]
+    for board in sorted({board_of(number) for *_, number in rows}):
+        games = [game for game, _, _, number in rows if board_of(number) == board]
         take = sorted(pick.permutation(len(games))[: min(per_board, len(games))])
         remember(cached(games[0]) or solve(games[0], store=False))
         for k in take:
@@ -169,7 +191,7 @@ def _labelled(folder: Path, wanted: set[int] | None) -> list[tuple[str, float, s
         board = int(data["board"])
         if wanted is not None and board not in wanted:
             continue
-        rows += [(line, float(chance), agent, board * 10**6 + LABELLED_GAMES + int(game))
+        rows += [(line, float(chance), agent, game_number(board, LABELLED_GAMES + int(game)))
                  for line, chance, agent, game in data["positions"]]  # fmt: skip
     return rows
 

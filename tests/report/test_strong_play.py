@@ -88,14 +88,14 @@ def test_a_bad_ladder_file_is_refused(tmp_path: Path) -> None:
         shipped_ladder(bad)
 
 
-def test_the_readme_ladder_is_the_shipped_one() -> None:
-    """README.md's ladder table shows data/strength-ladder.json's ratings, in its order."""
+def test_the_results_pages_ladder_is_the_shipped_one() -> None:
+    """docs/results.md's ladder table shows data/strength-ladder.json's ratings, in its order."""
     import re
 
     from pinastats.report.ladder_data import shipped_ladder
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Strength ladder", 1)[1].split("\n## ", 1)[0]
+    page = Path(__file__).resolve().parents[2] / "docs" / "results.md"
+    section = page.read_text(encoding="utf-8").split("## Strength ladder", 1)[1].split("\n## ")[0]
     shown = re.findall(r"^\| `([^`]+)` \| ([+-]\d+) \| ([^|]+) \| ([\d,]+) \|$", section, re.M)
     ladder = shipped_ladder()
     assert [row[0] for row in shown] == [r.agent for r in ladder.rows]

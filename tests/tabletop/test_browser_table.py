@@ -1,7 +1,8 @@
 """A whole game at a real table, played on a phone the way a person would (headless Chromium).
 
 Set up from a line of the position notation at 390×844, enter the dice of every roll by
-tapping their faces, read the coach and take its advice, record the placements and a pass,
+tapping their faces, read the coach (whichever network ships: the dice and moves are scripted,
+the advice checked against the session's), record the placements and a pass,
 undo a mistyped roll, finish, and read the review; the page is checked at each step, and
 it never scrolls sideways. Screenshots of the phone and of a desktop window (1280×900) are
 written to ``$PINASTATS_SCREENSHOTS`` when it is set (``docs/images`` for ``docs/play.md``).
@@ -16,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from pinastats.agents.network import network_path
 from pinastats.game.notation import parse_position
 from pinastats.tabletop.server import BoardServer
 from pinastats.tabletop.session import PlaySession
@@ -28,8 +28,6 @@ STEP = 30_000
 LINE = "pc1 P1,P2+2,P3+1,P4/P5+2,P6+1,T1+2,T2/T3+1,T4+2,T5,T6+1/FH+2,SS,LS,OD 1"
 """Ana (seat 1) has two tokens left, Ben one: four turns to the end."""
 PHONE = {"width": 390, "height": 844}
-CANDIDATE = network_path().parent / "candidates" / "value-net-strategic-labels.npz"
-"""The networks the whole-game test's script was written with (trained on strategic play-outs)."""
 DESKTOP = {"width": 1280, "height": 900}
 
 
@@ -83,28 +81,28 @@ def _check_advice(page: Any, server: BoardServer) -> dict[str, Any]:
     return advice
 
 
-def _take_advice(page: Any, server: BoardServer, rolls: list[list[int]]) -> str:
-    """Enter the rolls one by one, following the coach; the coaster placed on."""
+def _play_turn(page: Any, server: BoardServer, rolls: list[list[int]], place: str) -> None:
+    """Enter the rolls one by one, reading the coach at each, then place on ``place``.
+
+    The script's dice and placements are fixed, whatever the coach says, so that the
+    game is the same with any network: at each roll the page must show the advice the
+    session gives for it (its best row marked, and after the last roll the best cell lit
+    as the best placement), and ``place`` must be a legal cell of the last roll.
+    """
+    advice: dict[str, Any] = {}
     for dice in rolls:
         _enter(page, dice)
         advice = _check_advice(page, server)
-        if "keeps" in advice:
-            best = advice["keeps"][0]
-            if not best["stop"]:
-                continue  # the next roll keeps what the coach kept
-            name = best["label"].removeprefix("stop: take ")
-            lit = page.locator(".pina-cell.legal", has_text=name)
-            assert lit.count() == 1
-            _tap(page, lit)
-            return str(name)
-        cell = page.locator(".pina-cell.legal.best")
-        name = cell.locator(".pina-coaster").inner_text()
-        assert name == advice["placements"][0]["coaster"]
+    if "placements" in advice:
+        best = page.locator(".pina-cell.legal.best")
+        assert best.count() == 1
+        assert best.locator(".pina-coaster").inner_text() == advice["placements"][0]["coaster"]
         why = page.locator(".pina-advice tr.best .pina-why").inner_text()
         assert why == advice["placements"][0]["why"]
-        _tap(page, cell)
-        return str(name)
-    raise AssertionError("the rolls ran out before the coach said to place")
+    cell = page.locator(".pina-cell.legal", has_text=place)
+    assert cell.count() == 1, f"{place} is not a legal cell after {rolls[-1]}"
+    assert cell.locator(".pina-coaster").inner_text() == place
+    _tap(page, cell)
 
 
 def test_a_whole_game_at_a_real_table_on_a_phone(
@@ -115,12 +113,6 @@ def test_a_whole_game_at_a_real_table_on_a_phone(
 
     monkeypatch.setattr(table, "_folder", lambda: tmp_path / "boards")
     monkeypatch.setattr(table, "_SOLUTIONS", type(table._SOLUTIONS)())
-    # the game below follows the coach move by move: one fixed network file plays it, so
-    # that a newly shipped network does not rewrite the script
-    from pinastats.agents import network
-
-    fixed = network.load_networks(CANDIDATE)
-    monkeypatch.setattr(network, "_shipped", lambda: fixed)
     folder = Path(os.environ.get("PINASTATS_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     server = BoardServer(PlaySession(["human", "strategic"], seed=1), 0)
@@ -161,7 +153,7 @@ def test_a_whole_game_at_a_real_table_on_a_phone(
         assert "Ana to play: tap the five dice rolled" in page.inner_text(".pina-ask")
         _no_sideways_scroll(page)
 
-        # turn 11: Ana keeps 1 2 3 4 twice as the coach says, then places as it says
+        # turn 11: Ana keeps 1 2 3 4 twice, then takes the Small Straight
         _enter(page, [1, 2, 3, 4, 6])
         _check_advice(page, server)
         lit = {c.get_attribute("data-cell") for c in page.locator(".pina-cell.legal").all()}
@@ -173,8 +165,7 @@ def test_a_whole_game_at_a_real_table_on_a_phone(
         _no_sideways_scroll(desktop)
         _shot(desktop, "table-desktop.png", folder)
         desktop.close()
-        placed = _take_advice(page, server, [[1, 2, 3, 4, 4], [4, 3, 2, 1, 4]])
-        assert placed == "Small Straight"
+        _play_turn(page, server, [[1, 2, 3, 4, 4], [4, 3, 2, 1, 4]], "Small Straight")
         log = page.inner_text(".pina-log")
         assert ("Turn 11 · Ana: rolled 1 2 3 4 6, then 1 2 3 4 4, then 1 2 3 4 4 — placed on "
                 "Small Straight for 3 points.") in log  # fmt: skip
@@ -198,14 +189,14 @@ def test_a_whole_game_at_a_real_table_on_a_phone(
                "place: the turn passes." in page.inner_text(".pina-log")  # fmt: skip
 
         # turn 13: Ana's last token triggers the end; Ben is told this is his last turn
-        assert _take_advice(page, server, [[1, 2, 5, 5, 5], [3, 5, 5, 5, 6]]) == "Three 5s"
+        _play_turn(page, server, [[1, 2, 5, 5, 5], [3, 5, 5, 5, 6]], "Three 5s")
         announce = page.inner_text(".pina-announce")
         assert "End triggered — this is the last round." in announce
         assert "This is Ben's last turn." in announce
         assert "the end is triggered — last round" in page.inner_text(".pina-log")
 
         # turn 14: Ben's last turn, then the result and the review
-        assert _take_advice(page, server, [[1, 1, 3, 5, 6], [1, 1, 2, 5, 6]]) == "Pair of 1s"
+        _play_turn(page, server, [[1, 1, 3, 5, 6], [1, 1, 2, 5, 6]], "Pair of 1s")
         result = page.inner_text(".pina-result")
         assert result.startswith("Game over: Ben wins")
         assert len(page.locator(".pina-log li").all()) == 4  # every turn, the undone roll not

@@ -21,3 +21,14 @@ def tilted_weights(path: Path, push: float, *, others: bool = True) -> Path:
                        two.scale)  # fmt: skip
     save_networks(path, {**(nets.networks if others else {}), 2: tilted}, {"command": "test"})
     return path
+
+
+def tiny_weights(path: Path, hidden: int = 4, seed: int = 0) -> Path:
+    """Write ``path``: a 2-player network of one ``hidden``-wide layer (the shipped scaling)."""
+    two = load_networks().for_players(2)
+    rng = np.random.default_rng(seed)
+    inputs = two.layers[0][0].shape[1]
+    layers = ((rng.normal(0, 0.1, (hidden, inputs)), np.zeros(hidden)),
+              (rng.normal(0, 0.1, (3, hidden)), np.zeros(3)))  # fmt: skip
+    save_networks(path, {2: type(two)(2, layers, two.mean, two.scale)}, {"command": "test"})
+    return path

@@ -18,10 +18,16 @@ from pinastats.records.yardstick import LABEL_AGENTS, label_board, label_file, p
 from pinastats.solve import solve
 from pinastats.solve.survey import read_survey, survey
 from pinastats.value.exact import (
+    BOARD_GAMES,
+    DECISION_BOARDS,
     LABELLED_GAMES,
+    TEST_BOARDS,
+    VALID_BOARDS,
+    board_of,
     decision_accuracy,
     exact_accuracy,
     exact_positions,
+    game_number,
     on_boards,
 )
 
@@ -38,7 +44,7 @@ def survey_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_each_position_carries_its_exact_chance_and_its_board(survey_log: Path) -> None:
     positions = exact_positions(survey_log, boards=[1])
     assert len(positions) > 10
-    assert set(positions.game // 10**6) == {1}
+    assert set(board_of(positions.game)) == {1}
     assert set(positions.source) == {"random", "strategic"}
     np.testing.assert_allclose(positions.labels.sum(axis=1), 1.0)
     assert (positions.labels[:, 2] == 0).all()
@@ -49,6 +55,17 @@ def test_each_position_carries_its_exact_chance_and_its_board(survey_log: Path) 
     assert positions.labels[2, 0] == pytest.approx(chance)
     both = exact_positions(survey_log)
     assert len(both) > len(positions)
+
+
+def test_a_game_number_names_its_board_and_the_test_boards_stay_apart() -> None:
+    assert game_number(7, 12) == 7_000_012
+    assert game_number(0, BOARD_GAMES - 1) == 999_999
+    assert board_of(7_000_012) == 7
+    assert list(board_of(np.array([16_000_000, 79_499_999, 80_500_003]))) == [16, 79, 80]
+    with pytest.raises(PinastatsError, match="from 0 to 999999, got 1000000"):
+        game_number(3, BOARD_GAMES)
+    assert set(DECISION_BOARDS) <= set(TEST_BOARDS)
+    assert not set(VALID_BOARDS) & set(TEST_BOARDS)
 
 
 def test_a_networks_error_calibration_and_bias_are_consistent(survey_log: Path) -> None:
@@ -76,15 +93,15 @@ def test_labelled_boards_carry_exact_chances_of_mixed_agents(label_folder: Path)
     data = json.loads(gzip.decompress(label_file(label_folder, 1).read_bytes()))
     assert data["games"] == 6
     assert data["board"] == 1
-    line, chance, agent, game_number = data["positions"][3]
+    line, chance, agent, number = data["positions"][3]
     assert agent in LABEL_AGENTS
-    assert 0 <= game_number < 6
+    assert 0 <= number < 6
     game = parse_position(line, config=SMALL)
     assert solve(game, store=False).chances(game)[game.to_move] == pytest.approx(chance, abs=1e-8)
     positions = exact_positions(None, boards=[1], labels=label_folder)
     assert len(positions) == len(data["positions"])
-    assert set(positions.game // 10**6) == {1}
-    assert set(positions.game % 10**6 - LABELLED_GAMES) == {g for *_, g in data["positions"]}
+    assert set(board_of(positions.game)) == {1}
+    assert set(positions.game % BOARD_GAMES - LABELLED_GAMES) == {g for *_, g in data["positions"]}
     assert positions.labels[3, 0] == pytest.approx(chance)
 
 
