@@ -478,7 +478,7 @@ def _win_keeps_text(win: WinAdvice, top: int | None) -> str:
     return f"Keeps by the chance to win ({which}):\n" + render_table(header, rows, "rlrrrl")
 
 
-def _win_summary(win: WinAdvice) -> list[str]:
+def _win_summary(win: WinAdvice, hints: bool = True) -> list[str]:
     chance = _chance(win.win_probability, win.win_probability_se)
     if win.rolls_left:
         best = [keep_label(k.keep, win.dice) for k in win.best_keeps]
@@ -494,18 +494,22 @@ def _win_summary(win: WinAdvice) -> list[str]:
     elif win.too_close_to_call:
         lines.append(
             f"Too close to call: the lead over the second best is {100 * win.lead:.1f}% "
-            f"± {100 * win.lead_se:.1f}% (paired); more --playouts may tell them apart."
+            f"± {100 * win.lead_se:.1f}% (paired)"
+            + ("; more --playouts may tell them apart." if hints else ".")
             if win.evaluator == "playouts"
             else f"Too close to call: the lead over the second best is {100 * win.lead:.1f}%, "
-            "within the network's resolution; --playouts N may tell them apart."
+            "within the network's error on a difference"
+            + ("; --playouts N may tell them apart." if hints else ".")
         )
     return lines
 
 
-def win_text(win: WinAdvice, game: Game, top: int | None, choice: Choice | None = None) -> str:
+def win_text(win: WinAdvice, game: Game, top: int | None, choice: Choice | None = None,
+             hints: bool = True) -> str:  # fmt: skip
     """The readable advice: the best option, the keeps and the placements by the chance to win.
 
-    With the policy's ``choice``: a line on how to get the exact answer, where it exists.
+    With the policy's ``choice``: a line on how to get the exact answer, where it exists;
+    ``hints``: name ``advise``'s options (``--playouts``) where they would help.
     """
     head = _text(win.points, game, top).split("\n\n")[0]
     n = win.playouts
@@ -519,10 +523,10 @@ def win_text(win: WinAdvice, game: Game, top: int | None, choice: Choice | None 
         from pinastats.evaluation.network import NETWORK_CHANCE_ERROR
 
         how = (f"the learned network's chances, typical error ±{100 * NETWORK_CHANCE_ERROR:.1f} "
-               "points; --playouts N to play them out instead")  # fmt: skip
+               "points" + ("; --playouts N to play them out instead" if hints else ""))  # fmt: skip
     if win.evaluator == "exact":
         how = "exact, from the solved game: both players play perfectly from here on"
-    lines = [head, f"Objective: the chance to win ({how}).", "", *_win_summary(win)]
+    lines = [head, f"Objective: the chance to win ({how}).", "", *_win_summary(win, hints)]
     if choice is not None and choice.exact_note:
         lines += ["", choice.exact_note]
     if win.rolls_left == 0:

@@ -432,7 +432,7 @@ class TableLoop:
                 self.say(f"(Solving this board exactly in the background: {done} done; the "
                          "advice switches to exact when it is ready.)")  # fmt: skip
         win = choice.evaluator.advise(self.game, tuple(dice), left)
-        self.say(win_text(win, self.game, self.top, choice))
+        self.say(win_text(win, self.game, self.top, choice, hints=False))
 
     def _final_dice(self, command: str) -> tuple[int, ...]:
         if self.turn.dice is None:

@@ -497,7 +497,9 @@ def _walk(number: int, turn: RecordedTurn, view: _Turn, review: bool,
                     _keep_text(played), _keep_text(tables.keep_of(best)))  # fmt: skip
             se = standard_error(q_best - q_played, view.cov)
             forced = _forced(view.dp.keep_value[left - 1, keeps])
-            advised = advice is not None and advice.dp.keep_of(hand, left) == k
+            advised = advice is not None and bool(
+                advice.dp.keep_value[left - 1, k]
+                >= advice.dp.keep_value[left - 1, keeps].max() - TIE)  # fmt: skip
             pending.append(_Pending(head, q_played, q_best, w, se, forced, advised))
         expected = float(view.dp.keep_value[left - 1, k])
         if stopped:
@@ -517,7 +519,7 @@ def _walk(number: int, turn: RecordedTurn, view: _Turn, review: bool,
                 f"cell {int(o.cells[best_j])} ({names[int(o.cells[best_j])]})")  # fmt: skip
         forced = _forced(w[shown])
         se = standard_error(q_best - q_played, view.cov)
-        advised = advice is not None and int(shown[np.argmax(advice.w[shown])]) == played_j
+        advised = advice is not None and bool(advice.w[played_j] >= advice.w[shown].max() - TIE)
         pending.append(_Pending(head, q_played, q_best, w, se, forced, advised))
     if turn.happy_hour is not None and o.happy_columns.size:
         faces = w[o.happy_columns]

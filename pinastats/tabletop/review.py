@@ -199,7 +199,8 @@ def review_table(session: TableSession) -> dict[str, Any]:
         wins = {p.cell: p.win_probability for p in a.placements}
         best = a.placements[0]
         loss = best.win_probability - wins[cell]
-        starred = advisor.advise(game, tuple(dice), 0).placements[0].cell == cell
+        starred = any(p.cell == cell and p.best
+                      for p in advisor.advise(game, tuple(dice), 0).placements)  # fmt: skip
         if starred and advisor.name != grader.name:  # within the evaluators' disagreement
             loss = min(loss, disagreement)
         if starred:

@@ -77,7 +77,7 @@ def exact_positions(
     agent to move.
     """
     wanted = None if boards is None else {int(b) for b in boards}
-    rows = _games(survey, labels, wanted)
+    rows = turn_starts(survey, labels, wanted)
     config = rows[0][0].config
     states = stack_states([game.state for game, *_ in rows])
     values = np.array([(chance, 1.0 - chance, 0.0) for _, chance, _, _ in rows])
@@ -94,7 +94,7 @@ def on_boards(positions: Positions, boards: Sequence[int]) -> Positions:
     return positions.take(rows, boards=wanted)
 
 
-def _games(
+def turn_starts(
     survey: pd.DataFrame | str | Path | None, labels: str | Path | None, wanted: set[int] | None
 ) -> list[tuple[Game, float, str, int]]:
     """``(game, the mover's exact chance, agent, game number)`` of every position not over."""
@@ -149,7 +149,7 @@ def decision_accuracy(
     1e-9 counted) and ``loss`` (the mean ``W_b - W_n`` of the network's best way
     ``n``, in thousandths of a win).
     """
-    rows = _games(survey, labels, {int(b) for b in boards})
+    rows = turn_starts(survey, labels, {int(b) for b in boards})
     pick = np.random.default_rng(seed)
     losses: list[list[float]] = [[] for _ in paths]
     differences: list[list[float]] = [[] for _ in paths]

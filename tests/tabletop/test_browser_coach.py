@@ -1,0 +1,94 @@
+"""A person who takes every starred move is never told those moves were mistakes.
+
+In headless Chromium, one seat of a two-player base game and of a three-player game
+follows the coach on every decision: it holds the dice of the starred keep (or stops),
+places on the starred coaster, picks the starred Happy Hour option. The board's review
+then says how it graded (an evaluator at least as strong as the coach's), and none of
+those moves counts a loss beyond the two evaluators' measured disagreement or is marked.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from pinastats.records.review import review_game
+from pinastats.tabletop.review import _grader
+from pinastats.tabletop.server import BoardServer
+from pinastats.tabletop.session import PlaySession
+from tests.tabletop.test_browser import _click, _dice, _page
+
+
+def _hold(page: Any, kept: list[int]) -> None:
+    """Hold exactly the dice of ``kept`` (a multiset of faces), by clicking the dice."""
+    want = Counter(kept)
+    for i, face in enumerate(_dice(page)):
+        die = page.locator(f'.pina-die[data-die="{i}"]')
+        held = die.get_attribute("aria-pressed") == "true"
+        take = want[face] > 0
+        if take:
+            want[face] -= 1
+        if take != held:
+            die.click()
+    assert not +want, f"the dice {_dice(page)} do not hold {kept}"
+
+
+def _follow_the_coach(page: Any) -> int:
+    """Play the person's seat by the starred options until the game ends; the moves made."""
+    for moves in range(800):
+        if page.locator(".pina-result").count():
+            return moves
+        starred_keep = page.locator(".pina-advice tr.best td")
+        if page.locator(".pina-cell.legal").count():
+            best = page.locator(".pina-cell.legal.best")
+            _click(page, best.first if best.count() else page.locator(".pina-cell.legal").first)
+        elif page.locator(".pina-option").count():
+            best = page.locator(".pina-option.best")
+            _click(page, best.first if best.count() else page.locator(".pina-option").first)
+        elif page.locator(".pina-stop").count() and starred_keep.count():
+            label = starred_keep.first.inner_text().strip()
+            if label.startswith("stop"):
+                _click(page, page.locator(".pina-stop"))
+            else:
+                kept = [] if label == "re-roll all" else [int(d) for d in label.split()[1:]]
+                _hold(page, kept)
+                _click(page, page.locator(".pina-roll"))
+        else:
+            _click(page, page.locator(".pina-roll"))
+    raise AssertionError("the game did not end in 800 moves")
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(["human", "strategic"], 5),
+                                             (["human", "strategic", "strategic"], 6)])  # fmt: skip
+@pytest.mark.timeout(1800)
+def test_following_the_coach_is_never_marked_a_mistake(
+    browser: Any, seats: list[str], seed: int
+) -> None:
+    session = PlaySession(seats, seed=seed)
+    server = BoardServer(session, 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        page = _page(browser, f"http://127.0.0.1:{server.server_address[1]}/")
+        assert _follow_the_coach(page) > 10
+        page.click(".pina-review")
+        page.wait_for_function(
+            "(document.querySelector('.pina-review-box') || {innerText: ''})"
+            ".innerText.includes('Graded by')", timeout=900_000)  # fmt: skip
+        text = page.inner_text(".pina-review-box")
+    finally:
+        server.shutdown()
+        server.server_close()
+    grader, advisor = _grader(session.game)
+    assert grader.strength >= advisor.strength
+    assert f"Graded by {grader.label}" in text
+    review = review_game(session.record, seats=[0], evaluator=grader, advisor=advisor,
+                         playouts=64, seed=0)  # fmt: skip
+    bound = advisor.difference_error + grader.difference_error
+    mine = [d for d in review.decisions if d.seat == 0]
+    assert len(mine) > 10
+    assert all(d.advised for d in mine), [d for d in mine if not d.advised][:3]
+    assert all(d.loss <= bound + 1e-12 and d.mark == "" for d in mine)
+    assert "The costliest decisions" not in text
