@@ -298,9 +298,9 @@ def _exact(value: Fraction) -> str:
 def _no_placement(advice: Advice, game: Game, stopping: bool) -> str:
     player = advice.player
     if game.reserves[player] == 0:
-        why = f"player {player} has no token left in reserve"
+        why = f"player {player + 1} has no token left in reserve"
     else:
-        why = f"{dice_text(advice.dice)} matches no coaster open to player {player}"
+        why = f"{dice_text(advice.dice)} matches no coaster open to player {player + 1}"
     # the engine's answer: Happy Hour only after every roll of the turn, else a pass
     rolls = game.config.rules.rolls
     ending = game.turn_ending(advice.dice, rolls - advice.rolls_left if stopping else rolls)
@@ -354,11 +354,11 @@ def _text(advice: Advice, game: Game, top: int | None) -> str:
     n = advice.rolls_left
     rolls = f"{n} roll{'s' * (n > 1)} left" if n else "no rolls left"
     scores = "; ".join(
-        f"player {p} {s} ({r} token{'s' * (r != 1)} in reserve)"
+        f"player {p + 1} {s} ({r} token{'s' * (r != 1)} in reserve)"
         for p, (s, r) in enumerate(zip(game.scores, game.reserves, strict=True))
     )
     lines = [
-        f"Player {advice.player} to move with {dice_text(advice.dice)}, {rolls}.",
+        f"Player {advice.player + 1} to move with {dice_text(advice.dice)}, {rolls}.",
         f"Scores: {scores}.",
     ]
     if advice.rolls_left == 0:

@@ -239,14 +239,14 @@ class TableLoop:
         """Who is to move, or how the game ended; the scores."""
         game = self.game
         scores = "; ".join(
-            f"player {p} {s} ({r} in reserve)"
+            f"player {p + 1} {s} ({r} in reserve)"
             for p, (s, r) in enumerate(zip(game.scores, game.reserves, strict=True))
         )
         if game.is_over:
             winner = game.winner
-            who = "nobody wins" if winner is None else f"player {winner} wins"
+            who = "nobody wins" if winner is None else f"player {winner + 1} wins"
             return f"The game is over ({game.end_reason}): {who}. Scores: {scores}."
-        return f"Turn {game.turn + 1}: player {game.to_move} to move. Scores: {scores}."
+        return f"Turn {game.turn + 1}: player {game.to_move + 1} to move. Scores: {scores}."
 
     def _rolls(self) -> int:
         return int(self.game.config.rules.rolls)

@@ -157,7 +157,8 @@ def review_play(session: PlaySession) -> dict[str, Any]:
         )
         lines.append(_luck_words(summary.luck))
         costly.extend(unforced)
-    worst = sorted((d for d in costly if d.loss > 0.005), key=lambda d: -d.loss)[:COSTLIEST]
+    worst = sorted((d for d in costly if d.loss > 0.005 and not d.advised),
+                   key=lambda d: -d.loss)[:COSTLIEST]  # fmt: skip
     told = []
     for d in worst:
         g = games[d.turn - 1]

@@ -59,7 +59,7 @@ def advise_args(state: Path, dice: str = "5 5 5 3 3", rolls_left: str = "0") -> 
 def test_table_lists_placements_best_first(tmp_path: Path, cli: Cli) -> None:
     status, out, err = run(cli, *advise_args(write_state(tmp_path, RULEBOOK)))
     assert (status, err) == (0, "")
-    assert "Player 0 to move with 3 3 5 5 5, no rolls left." in out
+    assert "Player 1 to move with 3 3 5 5 5, no rolls left." in out
     rows = out.split("Placements (best first):\n")[1].splitlines()[2:]
     assert rows[0].split()[:7] == ["2", "2", "full-house", "Full", "House", "B", "6"]
     assert "builds a row: 2 of 4; 6 points (3 from neighbours)" in rows[0]  # why, in words
@@ -126,7 +126,7 @@ def test_json_keeps_match_the_turn_dp(tmp_path: Path, cli: Cli, rolls_left: int)
 def test_no_placement_says_so(tmp_path: Path, cli: Cli) -> None:
     state = write_state(tmp_path, RULEBOOK)
     _, out, _ = run(cli, *advise_args(state, "1 2 4 5 6"))
-    assert "No placement: 1 2 4 5 6 matches no coaster open to player 0; the turn ends: pass" in out
+    assert "No placement: 1 2 4 5 6 matches no coaster open to player 1; the turn ends: pass" in out
     _, out, _ = run(cli, *advise_args(state, "1 2 4 5 6"), "--happy-hour")
     assert out.rstrip().endswith("the turn ends: roll the Happy Hour die.")
     _, out, _ = run(cli, *advise_args(state, "1 2 4 5 6", "1"))

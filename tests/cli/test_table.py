@@ -34,9 +34,9 @@ def test_a_turn_by_keep_and_reroll_places_and_prints_the_new_position(
     lines = "dice 5 5 5 3 3\nkeep 5 5 5\ndice 3 3 roll 2\nplace pair of 3s\n"
     result = table(cli, monkeypatch, lines, "--position", START)
     assert (result.code, result.err) == (0, "")
-    assert "Player 0 to move with 3 3 5 5 5, 2 rolls left." in result.out
+    assert "Player 1 to move with 3 3 5 5 5, 2 rolls left." in result.out
     assert "Best: keep" in result.out
-    assert "Player 0 to move with 3 3 5 5 5, 1 roll left." in result.out
+    assert "Player 1 to move with 3 3 5 5 5, 1 roll left." in result.out
     expected = parse_position(START)
     expected.place(expected.config.layout.cell_index(2, 1), [3, 3, 5, 5, 5])
     assert positions(result.out) == [START, notation_of(expected)]

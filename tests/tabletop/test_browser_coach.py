@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from pinastats.records import replay
 from pinastats.records.review import review_game
 from pinastats.tabletop.review import _grader
 from pinastats.tabletop.server import BoardServer
@@ -72,7 +73,7 @@ def test_following_the_coach_is_never_marked_a_mistake(
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         page = _page(browser, f"http://127.0.0.1:{server.server_address[1]}/")
-        assert _follow_the_coach(page) > 10
+        assert _follow_the_coach(page) > 5
         page.click(".pina-review")
         page.wait_for_function(
             "(document.querySelector('.pina-review-box') || {innerText: ''})"
@@ -81,14 +82,14 @@ def test_following_the_coach_is_never_marked_a_mistake(
     finally:
         server.shutdown()
         server.server_close()
-    grader, advisor = _grader(session.game)
+    grader, advisor = _grader(replay(session.record))
     assert grader.strength >= advisor.strength
     assert f"Graded by {grader.label}" in text
     review = review_game(session.record, seats=[0], evaluator=grader, advisor=advisor,
                          playouts=64, seed=0)  # fmt: skip
     bound = advisor.difference_error + grader.difference_error
     mine = [d for d in review.decisions if d.seat == 0]
-    assert len(mine) > 10
+    assert len(mine) > 5
     assert all(d.advised for d in mine), [d for d in mine if not d.advised][:3]
     assert all(d.loss <= bound + 1e-12 and d.mark == "" for d in mine)
     assert "The costliest decisions" not in text
