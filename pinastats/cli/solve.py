@@ -179,14 +179,13 @@ class _Progress:
         worked, spent = done - self.first, now - self.first_at
         share = worked / max(total - self.first, 1)
         if done >= total:
-            left = f"done in {_duration(now)}"
+            when = f"done in {_duration(now)}"
         elif worked > 0 and share >= self.share and spent >= self.settle:
-            left = f"about {_duration(spent * (total - done) / worked)} left"
+            when = f"{_duration(now)}, about {_duration(spent * (total - done) / worked)} left"
         else:
-            left = "estimating the time left"
+            when = f"{_duration(now)}, estimating the time left"
         self.line.show(
-            f"{self.what}: {done:,}/{total:,} {self.unit} ({done / total:.0%}), "
-            f"{_duration(now)}, {left}",
+            f"{self.what}: {done:,}/{total:,} {self.unit} ({done / total:.0%}), {when}",
             final=done >= total,
         )
 
@@ -272,7 +271,7 @@ def _survey(args: argparse.Namespace) -> int:
                       file=sys.stderr, flush=True)  # fmt: skip
                 if args.scheduler is None:
                     prepare_kernels()  # here once, not in each local worker at once
-                bar.append(_Progress("boards solved", "boards", settle=0.0, share=0.0))
+                bar.append(_Progress("surveying", "boards", settle=0.0, share=0.0))
             bar[0](done, total)
 
         if not dask:

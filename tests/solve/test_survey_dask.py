@@ -108,3 +108,22 @@ def test_the_command_refuses_cluster_options_without_boards(cli: Cli) -> None:
     line = cli("solve", "--boards", "2", "--scheduler", "tcp://127.0.0.1:1", "--engine",
                "local").one_error_line()  # fmt: skip
     assert "leave out --engine local" in line
+
+
+@pytest.mark.timeout(600)
+def test_the_yardstick_and_the_labels_on_dask_equal_the_local_run(
+    client: Any, tmp_path: Path
+) -> None:
+    from pinastats.records.yardstick import label_board, label_file, perfect_survey
+
+    kwargs: dict[str, Any] = {"agents": ["ev"], "games": 1, "opponents": ["greedy"],
+                              "duels": 2, "reviewed": 1, "seed": 5, "config": SMALL}  # fmt: skip
+    plain = perfect_survey(2, **kwargs)
+    on_dask = perfect_survey(2, executor=client, **kwargs)
+    assert _values(on_dask) == _values(plain)
+    here, there = tmp_path / "here", tmp_path / "there"
+    for folder, executor in ((here, None), (there, client)):
+        labels = partial(label_board, games=2, folder=folder, seed=5)
+        survey(2, seed=5, config=SMALL, study=labels, executor=executor)
+    for board in (0, 1):
+        assert label_file(there, board).read_bytes() == label_file(here, board).read_bytes()
