@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from pinastats.game import Game, GameConfig, Rules
+from pinastats.solve import SolveError
 from pinastats.solve.solution import Solution
 from pinastats.solve.survey import RETRIES, read_survey, survey
 
@@ -127,3 +128,44 @@ def test_the_yardstick_and_the_labels_on_dask_equal_the_local_run(
         survey(2, seed=5, config=SMALL, study=labels, executor=executor)
     for board in (0, 1):
         assert label_file(there, board).read_bytes() == label_file(here, board).read_bytes()
+
+
+class _Killed:
+    """A Dask future whose workers all died while solving its board."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def result(self, timeout: float | None = None) -> Any:
+        raise distributed.KilledWorker(self.key, "tcp://127.0.0.1:40001", 4)
+
+
+class _Client:
+    """What a survey asks of a Dask client, each board's workers killed until Dask gives up."""
+
+    def __init__(self) -> None:
+        self.options: list[dict[str, Any]] = []
+
+    def scheduler_info(self) -> dict[str, Any]:
+        return {"workers": {"tcp://127.0.0.1:40001": {}}}
+
+    def submit(self, function: Callable[..., Any], *args: Any, **options: Any) -> _Killed:
+        self.options.append(options)
+        return _Killed(f"board-{args[1]}")
+
+
+def test_a_board_whose_workers_all_die_is_one_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr("distributed.wait", lambda jobs, return_when: _Done(set(jobs[:1])))
+    stand_in = _Client()
+    log = tmp_path / "boards.jsonl"
+    with pytest.raises(SolveError, match="lost every worker that solved board 0"):
+        survey(3, seed=3, config=SMALL, executor=stand_in, log=log)
+    assert stand_in.options[0] == {"retries": RETRIES, "pure": False}
+    assert len(log.read_text(encoding="utf-8").splitlines()) == 1  # the header only
+
+
+class _Done:
+    def __init__(self, done: set[Any]) -> None:
+        self.done = done
