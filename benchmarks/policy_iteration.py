@@ -64,6 +64,8 @@ from pinastats.game.config import GameConfig
 from pinastats.game.rules import Rules
 from pinastats.simulation import simulate
 from pinastats.simulation.stats import wilson_interval
+from pinastats.solve.study import read_study
+from pinastats.solve.survey import read_survey
 from pinastats.value.data import make_positions, read_positions, write_positions
 from pinastats.value.exact import decision_accuracy, exact_accuracy, exact_positions, on_boards
 from pinastats.value.train import fit
@@ -272,9 +274,8 @@ def boards(args: argparse.Namespace) -> None:
     from pinastats.game.game import Game
     from pinastats.simulation.play import play_game
 
-    lines = Path("data/perfect/boards.jsonl").read_text(encoding="utf-8").splitlines()
-    rows = [json.loads(line) for line in lines if line.strip()]
-    studied = [r for r in rows if r.get("study", {}).get("duels", {}).get("strategic")]
+    rows = read_survey("data/perfect/boards.jsonl").to_dict("records")
+    studied = [r for r in rows if read_study(r["study"]).duels.get("strategic")]
     out: dict[str, Any] = {"boards": [r["board"] for r in studied], "games_a_board": args.games,
                            "seed": BOARDS_SEED, "networks": {}}  # fmt: skip
     for name in args.networks:
