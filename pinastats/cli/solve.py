@@ -277,10 +277,16 @@ def _survey(args: argparse.Namespace) -> int:
         if not dask:
             frame = survey(boards, seed=seed, config=config, log=args.log, progress=progress)
         else:
+            from pinastats.game import Game
             from pinastats.simulation.cluster import dask_client
-            from pinastats.solve.solver import default_workers
+            from pinastats.solve import SolvedBoard
+            from pinastats.solve.solver import check_memory, default_workers
+            from pinastats.solve.survey import board_seed
 
             workers = args.workers or default_workers()
+            if args.scheduler is None:  # each local worker solves a board at once
+                check_memory(SolvedBoard.of(Game.new(config=config, seed=board_seed(seed, 0))),
+                             copies=workers)  # fmt: skip
             with dask_client(workers, args.scheduler) as (client, _):
                 frame = survey(boards, seed=seed, config=config, log=args.log,
                                progress=progress, executor=client)  # fmt: skip

@@ -175,14 +175,19 @@ def _address_room() -> int | None:
     return soft - mapped
 
 
-def check_memory(board: SolvedBoard) -> None:
-    """Refuse a solve that would not fit in the memory this process may take now."""
-    need, free = board.memory_needed(), _available_memory()
+def check_memory(board: SolvedBoard, copies: int = 1) -> None:
+    """Refuse ``copies`` solves like ``board``'s at once if they do not fit in memory now.
+
+    What fits is what this process may still take (:func:`_available_memory`).
+    """
+    need, free = board.memory_needed() * copies, _available_memory()
     if free is not None and need > free:
+        what = "this board" if copies == 1 else f"{copies} boards like this one at once"
         raise SolveError(
-            f"solving this board needs about {need / 2**30:.1f} GiB "
-            f"({board.positions:,} boards of {board.n_cells} cells), "
+            f"solving {what} needs about {need / 2**30:.1f} GiB "
+            f"({board.positions:,} boards of {board.n_cells} cells each), "
             f"but {free / 2**30:.1f} GiB is free to this process"
+            + ("" if copies == 1 else ": give fewer --workers")
         )
 
 

@@ -169,3 +169,11 @@ def test_a_board_whose_workers_all_die_is_one_error(
 class _Done:
     def __init__(self, done: set[Any]) -> None:
         self.done = done
+
+
+def test_a_local_cluster_too_large_for_the_memory_is_refused_before_it_starts(cli: Cli) -> None:
+    # the cross (20 cells, 6 tokens a player): about 2.8 GiB a board, 1,000 boards at once
+    line = cli("solve", "--boards", "2", "--layout", "cross", "--engine", "dask",
+               "--workers", "1000").one_error_line()  # fmt: skip
+    assert "solving 1000 boards like this one at once needs about 2" in line
+    assert "give fewer --workers" in line
