@@ -6,8 +6,14 @@ whatever runs them), solves each (:func:`~pinastats.solve.table.solve`) and
 returns one row per board. ``executor=`` takes any
 :class:`concurrent.futures.Executor` or a ``dask.distributed`` client, as
 :func:`~pinastats.simulation.simulate` does; each task solves one board on one
-thread. With ``log=`` every finished board is appended to a JSON Lines file as
-one line, and a run given the same file starts where the last one stopped.
+thread (on Dask, a board whose worker is lost is solved again elsewhere), and
+at most :data:`IN_FLIGHT` boards wait at once, so a survey of
+:data:`MAX_BOARDS` makes nothing per board before the work. With ``log=`` the
+file starts with a header line (:data:`LOG_FORMAT`, :data:`LOG_VERSION`, the
+seed and the game) and every finished board is appended to it as one JSON
+line; a run given the same file starts where the last one stopped, and a file
+that is not such a log, or a line that is not a board's row, is refused with
+one line naming the file and the line (:func:`read_survey`).
 
 Each row also gives the first player's chance after her opening token on each
 cell (what a coaster is worth at the start, under perfect play), and ``study=``
