@@ -61,17 +61,18 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )  # fmt: skip
     parser.add_argument(
         "--workers", type=positive_int, default=None, metavar="N",
-        help="threads that solve (default: every core)",
+        help="threads that solve (default: every core); with --boards --engine dask, the "
+        "local cluster's worker processes",
     )  # fmt: skip
     parser.add_argument(
         "--boards", type=positive_int, default=None, metavar="N",
         help="solve N random boards dealt from --seed (default 0) and summarise the first "
-        "player's exact chance over them",
+        "player's exact chance over them (at most 1,000,000)",
     )  # fmt: skip
     parser.add_argument(
         "--log", default=None, metavar="FILE.jsonl",
-        help="with --boards: one line per solved board; a run given the same file goes on "
-        "where the last one stopped",
+        help="with --boards: a survey log, a header line then one line per solved board; a "
+        "run given the same file goes on where the last one stopped",
     )  # fmt: skip
     parser.add_argument(
         "--engine", choices=("local", "dask"), default=None,
