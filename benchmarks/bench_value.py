@@ -160,16 +160,17 @@ def speed(report: dict[str, Any]) -> None:
         print(f"  {label:42s} whole process, warm: median {statistics.median(xs):.2f} s "
               f"(min {min(xs):.2f}, max {max(xs):.2f}) ({load()})")  # fmt: skip
     from pinastats.cli.advise import load_state
-    from pinastats.coach import win_advice
+    from pinastats.evaluation import NetworkEvaluator
 
     game = load_state(state)
-    win_advice(game, [2, 2, 5, 4, 1], 2, evaluator="network")
+    network = NetworkEvaluator()
+    network.advise(game, (2, 2, 5, 4, 1), 2)
     inside = []
     for _ in range(50):
         t = time.perf_counter()
-        win_advice(game, [2, 2, 5, 4, 1], 2, evaluator="network")
+        network.advise(game, (2, 2, 5, 4, 1), 2)
         inside.append(time.perf_counter() - t)
-    print(f"  win_advice(evaluator='network') inside a warm process: median "
+    print(f"  the network evaluator's advice inside a warm process: median "
           f"{statistics.median(inside) * 1000:.1f} ms ({load()})")  # fmt: skip
     report["advise_in_process_ms"] = statistics.median(inside) * 1000
     report["advise_s"] = {k: statistics.median(v) for k, v in runs.items()}

@@ -7,7 +7,9 @@ perfect, the reviewers compared, and the two-player findings on solved boards.
 
 Deals boards from ``--seed`` (:func:`pinastats.solve.survey.board_seeds`) and
 solves each once, on a pool of ``--processes`` processes (each board on one
-thread, so the games of one board are played while another is solved). The
+thread, so the games of one board are played while another is solved), or on
+Dask with ``--engine dask`` (a local cluster) or ``--scheduler ADDRESS``, one
+task a board. The
 first ``--study`` boards are studied while solved
 (:func:`pinastats.records.yardstick.study_board`): ``--games`` self-play games
 of each agent graded exactly, ``--duels`` games of ``perfect`` against each
@@ -35,7 +37,9 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -98,6 +102,19 @@ def _ladder(duels: list[Any]) -> dict[str, Any]:
                           for a, p, n in results]}  # fmt: skip
 
 
+@contextmanager
+def _executor(args: argparse.Namespace) -> Iterator[Any]:
+    """A process pool, or a Dask client (``--engine dask``, ``--scheduler``)."""
+    if args.scheduler is not None or args.engine == "dask":
+        from pinastats.simulation.cluster import dask_client
+
+        with dask_client(args.processes, args.scheduler) as (client, _):
+            yield client
+    else:
+        with ProcessPoolExecutor(args.processes) as pool:
+            yield pool
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agents", nargs="+", default=AGENTS)
@@ -111,7 +128,22 @@ def main() -> None:
     parser.add_argument("--start-boards", type=int, default=20)
     parser.add_argument("--seed", type=int, default=36)
     parser.add_argument("--tokens", type=int, default=6)
-    parser.add_argument("--processes", type=int, default=len(os.sched_getaffinity(0)))
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=len(os.sched_getaffinity(0)),
+        help="local processes (of the pool, or of the local Dask cluster)",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=("local", "dask"),
+        default="local",
+        help="a local process pool, or Dask: one task a board (a local "
+        "cluster of --processes workers, or --scheduler)",
+    )
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="the Dask scheduler to run on (implies --engine dask); --labels "
+                        "must then be a folder every worker writes to")  # fmt: skip
     parser.add_argument("--log", default=None)
     parser.add_argument("--labels", type=Path, default=None, metavar="DIR",
                         help="label the turn starts of --label-games games on each board solved "
@@ -142,7 +174,7 @@ def main() -> None:
     if args.log:
         Path(args.log).parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    with ProcessPoolExecutor(args.processes) as pool:
+    with _executor(args) as pool:
         studies = perfect_survey(
             args.study, agents=args.agents, games=args.games, opponents=args.opponents,
             duels=args.duels,

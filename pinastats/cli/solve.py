@@ -10,6 +10,7 @@ keeps the table in the cache folder (a later solve of the same board, the
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from typing import TYPE_CHECKING, Any
@@ -60,17 +61,28 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )  # fmt: skip
     parser.add_argument(
         "--workers", type=positive_int, default=None, metavar="N",
-        help="threads that solve (default: every core)",
+        help="threads that solve (default: every core); with --boards --engine dask, the "
+        "local cluster's worker processes",
     )  # fmt: skip
     parser.add_argument(
         "--boards", type=positive_int, default=None, metavar="N",
         help="solve N random boards dealt from --seed (default 0) and summarise the first "
-        "player's exact chance over them",
+        "player's exact chance over them (at most 1,000,000)",
     )  # fmt: skip
     parser.add_argument(
         "--log", default=None, metavar="FILE.jsonl",
-        help="with --boards: one line per solved board; a run given the same file goes on "
-        "where the last one stopped",
+        help="with --boards: a survey log, a header line then one line per solved board; a "
+        "run given the same file goes on where the last one stopped",
+    )  # fmt: skip
+    parser.add_argument(
+        "--engine", choices=("local", "dask"), default=None,
+        help="with --boards: solve the boards one after the other on this machine (default) "
+        "or one task a board on Dask (a local cluster of --workers processes, or --scheduler)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--scheduler", default=None, metavar="ADDRESS",
+        help="with --boards: the Dask scheduler to run on, e.g. tcp://10.0.0.5:8786 "
+        "(implies --engine dask)",
     )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(func=run)
@@ -101,33 +113,117 @@ def _game(args: argparse.Namespace) -> Game:
     return Game.new(config=_config(args), seed=seed)
 
 
-class _Progress:
-    """Progress lines on stderr: boards done, the share, and an estimate of the time left."""
+FIRST_ESTIMATE = 0.05
+"""The share of a solve's work done before its first estimate of the time left."""
 
-    def __init__(self, every: float = 2.0) -> None:
+
+class _Line:
+    """Progress on stderr: one line redrawn in place on a terminal, sparse lines otherwise.
+
+    On a terminal the line is redrawn (a carriage return) at most every
+    ``every`` seconds; into a file or a pipe a line is written at most every
+    ``sparse`` seconds. The last update (``final``) is always shown, and ends the line.
+    """
+
+    def __init__(self, every: float = 0.5, sparse: float = 30.0) -> None:
+        self.tty = sys.stderr.isatty()
+        self.every = every if self.tty else sparse
+        self.last = -math.inf
+        self.width = 0
+
+    def show(self, text: str, final: bool = False) -> None:
+        now = time.perf_counter()
+        if now - self.last < self.every and not final:
+            return
+        self.last = now
+        if self.tty:
+            pad = " " * max(self.width - len(text), 0)
+            self.width = len(text)
+            sys.stderr.write("\r" + text + pad + ("\n" if final else ""))
+        else:
+            sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` for people: ``40 s``, ``12 min``, ``3.4 h``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+class _Progress:
+    """A solve's or a survey's progress: done, the share, the time so far and left.
+
+    The time left is the work left at the rate measured since the first update
+    (work done by then, such as boards a log holds or a solve's first block,
+    which may hold a compile, is not counted in the rate); none is given before
+    ``share`` of the work (:data:`FIRST_ESTIMATE`) and ``settle`` seconds have
+    passed, so the first estimate rests on measured work.
+    """
+
+    def __init__(
+        self, what: str, unit: str, settle: float = 5.0, share: float = FIRST_ESTIMATE
+    ) -> None:
+        self.what, self.unit, self.settle, self.share = what, unit, settle, share
+        self.line = _Line()
         self.started = time.perf_counter()
-        self.last = 0.0
-        self.every = every
+        self.first: int | None = None
+        self.first_at = 0.0
 
     def __call__(self, done: int, total: int) -> None:
         now = time.perf_counter() - self.started
-        if now - self.last < self.every and done < total:
-            return
-        self.last = now
-        left = now * (total - done) / done if done else float("nan")
-        print(
-            f"solving: {done:,}/{total:,} boards ({done / total:.0%}), "
-            f"{now:.0f} s, about {left:.0f} s left",
-            file=sys.stderr,
-            flush=True,
+        if self.first is None:
+            self.first, self.first_at = done, now
+        worked, spent = done - self.first, now - self.first_at
+        share = worked / max(total - self.first, 1)
+        if done >= total:
+            when = f"done in {_duration(now)}"
+        elif worked > 0 and share >= self.share and spent >= self.settle:
+            when = f"{_duration(now)}, about {_duration(spent * (total - done) / worked)} left"
+        else:
+            when = f"{_duration(now)}, estimating the time left"
+        self.line.show(
+            f"{self.what}: {done:,}/{total:,} {self.unit} ({done / total:.0%}), {when}",
+            final=done >= total,
         )
+
+
+def prepare_kernels() -> None:
+    """Compile the solver's kernels now if they are not in the cache, saying so and how long.
+
+    A board of one token a player is solved in memory: it runs every kernel of
+    a solve, so the real solve's progress and estimates measure solving only.
+    """
+    from pinastats import _engine as E
+    from pinastats._jit import cache_is_warm
+    from pinastats.game import Game, GameConfig
+    from pinastats.game.rules import Rules
+    from pinastats.solve import solve
+
+    if cache_is_warm([E.solve_range, E.solve_final_turn_table]):
+        return
+    print(
+        "compiling the solver's kernels (once; kept in the cache for the next runs)...",
+        file=sys.stderr,
+        flush=True,
+    )
+    started = time.perf_counter()
+    solve(Game.new(config=GameConfig(players=2, rules=Rules(tokens=1)), seed=0), store=False)
+    print(
+        f"compiled the solver's kernels in {time.perf_counter() - started:.1f} s",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def solve_with_progress(game: Game, workers: int | None) -> tuple[Solution, bool]:
     """The solution of ``game``'s board, and whether it was solved now.
 
-    A solve checks the memory first and reports progress on stderr; any problem
-    is one line.
+    A solve checks the memory first, compiles the solver's kernels if they are
+    not cached (saying so), and reports progress on stderr; any problem is one line.
     """
     from pinastats.solve import SolvedBoard, cached, solve
     from pinastats.solve.solver import check_memory
@@ -138,31 +234,63 @@ def solve_with_progress(game: Game, workers: int | None) -> tuple[Solution, bool
         if found is not None:
             return found, False
         check_memory(board)
+        prepare_kernels()
         print(
             f"solving this board first: {board.positions:,} boards of a {board.n_cells}-cell "
             f"layout (about {board.memory_needed() / 2**20:,.0f} MiB); kept for next time",
             file=sys.stderr,
             flush=True,
         )
-        return solve(board, workers=workers, progress=_Progress()), True
+        return solve(board, workers=workers, progress=_Progress("solving", "boards")), True
     except PinastatsError as exc:
         fail(str(exc))
 
 
 def _survey(args: argparse.Namespace) -> int:
     """``--boards N``: solve N dealt boards and summarise the first player's chance."""
-    from pinastats.solve.survey import first_player_summary, survey
+    from pinastats.solve.survey import check_boards, first_player_summary, survey
 
     if args.state is not None or args.position is not None:
         fail("--boards deals its own boards: give --seed, not --state or --position")
-    config = _config(args)
-    seed = 0 if args.seed is None else args.seed
-
-    def progress(done: int, total: int) -> None:
-        print(f"boards solved: {done}/{total}", file=sys.stderr, flush=True)
-
+    if args.scheduler is not None and args.engine == "local":
+        fail("--scheduler runs on a Dask cluster: leave out --engine local")
+    if args.scheduler is not None and args.workers is not None:
+        fail("--workers sets local workers; with --scheduler the cluster's workers solve")
+    dask = args.scheduler is not None or args.engine == "dask"
     try:
-        frame = survey(args.boards, seed=seed, config=config, log=args.log, progress=progress)
+        boards = check_boards(args.boards)
+        config = _config(args)
+        seed = 0 if args.seed is None else args.seed
+        where = f"the Dask scheduler at {args.scheduler}" if args.scheduler else (
+            "a local Dask cluster" if dask else "this machine")  # fmt: skip
+        bar: list[_Progress] = []
+
+        def progress(done: int, total: int) -> None:
+            if not bar:  # the log is read and checked: the work starts
+                logged = f", {done:,} of them in {args.log} already" if done else ""
+                print(f"surveying {total:,} boards (seed {seed}) on {where}{logged}",
+                      file=sys.stderr, flush=True)  # fmt: skip
+                if args.scheduler is None:
+                    prepare_kernels()  # here once, not in each local worker at once
+                bar.append(_Progress("surveying", "boards", settle=0.0, share=0.0))
+            bar[0](done, total)
+
+        if not dask:
+            frame = survey(boards, seed=seed, config=config, log=args.log, progress=progress)
+        else:
+            from pinastats.game import Game
+            from pinastats.simulation.cluster import dask_client
+            from pinastats.solve import SolvedBoard
+            from pinastats.solve.solver import check_memory, default_workers
+            from pinastats.solve.survey import board_seed
+
+            workers = args.workers or default_workers()
+            if args.scheduler is None:  # each local worker solves a board at once
+                check_memory(SolvedBoard.of(Game.new(config=config, seed=board_seed(seed, 0))),
+                             copies=workers)  # fmt: skip
+            with dask_client(workers, args.scheduler) as (client, _):
+                frame = survey(boards, seed=seed, config=config, log=args.log,
+                               progress=progress, executor=client)  # fmt: skip
     except PinastatsError as exc:
         fail(str(exc))
     summary = first_player_summary(frame)
@@ -182,8 +310,9 @@ def run(args: argparse.Namespace) -> int:
     """Solve the board and print its result."""
     if args.boards is not None:
         return _survey(args)
-    if args.log is not None:
-        fail("--log goes with --boards")
+    for option in ("log", "engine", "scheduler"):
+        if getattr(args, option) is not None:
+            fail(f"--{option} goes with --boards")
     game = _game(args)
     solution, solved_now = solve_with_progress(game, args.workers)
     board = solution.board

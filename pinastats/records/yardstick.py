@@ -52,6 +52,17 @@ from pinastats.records.replay import replay
 from pinastats.records.review import GameReview, error_rate, review_game
 from pinastats.simulation.stats import Z95, wilson_interval
 from pinastats.solve.solution import Solution
+from pinastats.solve.study import (
+    STUDY_VERSION,
+    Duel,
+    GradedGame,
+    GradedPosition,
+    Reviewed,
+    ReviewedDecision,
+    ReviewerPair,
+    Study,
+    read_study,
+)
 from pinastats.solve.survey import survey
 
 DUEL_SEED = 1 << 20
@@ -82,18 +93,18 @@ def study_board(
 ) -> dict[str, Any]:
     """One solved board's games, graded exactly (the ``study`` of :func:`survey`).
 
-    Returns ``{"errors": {agent: [game, ...]}, "duels": {opponent: [game, ...]},
-    "reviewers": {agent: {...}}}``: per self-play game its ``decisions``,
-    ``loss`` (mean per decision, thousandths), the ``unforced`` decisions'
-    losses (wins) and its ``positions``, each turn's start as a position line
-    (:func:`~pinastats.game.notation_of`) with the mover's exact chance; per
-    duel ``[perfect's seat, its score, its exact chance from that seat]``; for
-    the first ``reviewed`` games of each agent, per decision ``[exact loss,
-    exact mark, network loss, network mark]``, per seat ``[exact, network]``
-    mean losses, and per turn start ``[exact, network]`` chances of the mover.
+    Returns the stored form (JSON, with its version) of a
+    :class:`~pinastats.solve.study.Study`, read back by
+    :func:`~pinastats.solve.study.read_study`: per self-play game of each agent a
+    :class:`~pinastats.solve.study.GradedGame` (each turn's start as a position
+    line, :func:`~pinastats.game.notation_of`, with the mover's exact chance); per
+    duel a :class:`~pinastats.solve.study.Duel`; for the first ``reviewed`` games
+    of each agent a :class:`~pinastats.solve.study.Reviewed`: per decision a
+    :class:`~pinastats.solve.study.ReviewedDecision`, per seat and per turn start
+    the exact and network figures side by side.
     """
     config = start.config
-    errors: dict[str, list[dict[str, Any]]] = {}
+    errors: dict[str, list[GradedGame]] = {}
     reviewers: dict[str, dict[str, list[Any]]] = {}
     for a, name in enumerate(agents):
         agent = make_agent(name)
@@ -103,28 +114,29 @@ def study_board(
                                  game_index=number * games + g)  # fmt: skip
             exact = review_game(record, evaluator="exact")
             losses = [d.loss for d in exact.decisions]
-            rows.append({
-                "decisions": len(losses),
-                "loss": 1000 * float(np.mean(losses)) if losses else 0.0,
-                "unforced": [round(d.loss, 12) for d in exact.decisions if not d.forced],
-                "positions": [
-                    [line, round(turn[2], 9)]
-                    for (_, line), turn in zip(exact.positions, exact.starts, strict=True)
-                ],
-            })  # fmt: skip
+            rows.append(GradedGame(
+                len(losses),
+                1000 * float(np.mean(losses)) if losses else 0.0,
+                tuple(round(d.loss, 12) for d in exact.decisions if not d.forced),
+                tuple(GradedPosition(line, round(turn[2], 9))
+                      for (_, line), turn in zip(exact.positions, exact.starts, strict=True)),
+            ))  # fmt: skip
             if g < reviewed:
                 network = review_game(record, evaluator="network", seed=g)
                 pair = reviewers.setdefault(
                     agent.name, {"decisions": [], "seats": [], "starts": []}
                 )
                 for e, n in zip(exact.decisions, network.decisions, strict=True):
-                    pair["decisions"].append([round(e.loss, 12), e.mark, round(n.loss, 12),
-                                              n.mark])  # fmt: skip
+                    pair["decisions"].append(
+                        ReviewedDecision(round(e.loss, 12), e.mark, round(n.loss, 12), n.mark)
+                    )
                 for seat in exact.seats:
-                    pair["seats"].append([_seat_loss(exact, seat), _seat_loss(network, seat)])
+                    pair["seats"].append(
+                        ReviewerPair(_seat_loss(exact, seat), _seat_loss(network, seat))
+                    )
                 for e_start, n_start in zip(exact.starts, network.starts, strict=True):
-                    pair["starts"].append([round(e_start[2], 9), round(n_start[2], 9)])
-    duel_rows: dict[str, list[list[float]]] = {}
+                    pair["starts"].append(ReviewerPair(round(e_start[2], 9), round(n_start[2], 9)))
+    duel_rows: dict[str, list[Duel]] = {}
     if opponents:
         perfect = make_agent("perfect")
         chances = solution.chances(start)
@@ -138,8 +150,14 @@ def study_board(
                 record = record_game(config, players, rng, start=start,
                                      game_index=number * duels + g)  # fmt: skip
                 score = 0.5 if record.winner is None else float(record.winner == seat)
-                rows_o.append([seat, score, round(float(chances[seat]), 12)])
-    return {"errors": errors, "duels": duel_rows, "reviewers": reviewers}
+                rows_o.append(Duel(seat, score, round(float(chances[seat]), 12)))
+    study = Study(
+        {a: tuple(games) for a, games in errors.items()},
+        {a: tuple(games) for a, games in duel_rows.items()},
+        {a: Reviewed(tuple(p["decisions"]), tuple(p["seats"]), tuple(p["starts"]))
+         for a, p in reviewers.items()},
+    )  # fmt: skip
+    return study.to_json()
 
 
 LABEL_AGENTS = ("random", "greedy", "ev", "strategic", "value", "perfect")
@@ -194,8 +212,9 @@ def label_board(
             positions.append([notation_of(game), round(float(chance), 9), seats[mover].name, g])
 
         replay(record, config, visit=visit)
-    data = {"board": number, "seed": seed, "digest": solution.digest, "games": games,
-            "agents": [a.name for a in players], "positions": positions}  # fmt: skip
+    data = {"version": STUDY_VERSION, "board": number, "seed": seed, "digest": solution.digest,
+            "games": games, "agents": [a.name for a in players],
+            "positions": positions}  # fmt: skip
     with written_whole(label_file(folder, number)) as f:
         f.write(gzip.compress(json.dumps(data).encode("utf-8"), mtime=0))
     return {}
@@ -230,6 +249,12 @@ def perfect_survey(
                   progress=progress, study=study)  # fmt: skip
 
 
+def _studies(frame: pd.DataFrame) -> list[Study]:
+    """The studies of a survey's rows, read as named records (:func:`read_study`)."""
+    return [read_study(study or {}, f"board {board}'s study")
+            for board, study in zip(frame["board"], frame["study"], strict=True)]  # fmt: skip
+
+
 def error_table(frame: pd.DataFrame) -> pd.DataFrame:
     """Each agent's loss per decision against perfect play, over the surveyed boards.
 
@@ -244,13 +269,13 @@ def error_table(frame: pd.DataFrame) -> pd.DataFrame:
     unforced: dict[str, list[float]] = {}
     decisions: dict[str, int] = {}
     boards: dict[str, int] = {}
-    for study in frame["study"]:
-        for agent, rows in study.get("errors", {}).items():
+    for study in _studies(frame):
+        for agent, rows in study.errors.items():
             boards[agent] = boards.get(agent, 0) + 1
             for row in rows:
-                per_game.setdefault(agent, []).append(row["loss"])
-                unforced.setdefault(agent, []).extend(row["unforced"])
-                decisions[agent] = decisions.get(agent, 0) + row["decisions"]
+                per_game.setdefault(agent, []).append(row.loss)
+                unforced.setdefault(agent, []).extend(row.unforced)
+                decisions[agent] = decisions.get(agent, 0) + row.decisions
     out = []
     for agent, losses in per_game.items():
         x = np.array(losses)
@@ -290,16 +315,16 @@ class HeadToHead:
 
 def duel_table(frame: pd.DataFrame) -> list[HeadToHead]:
     """``perfect`` against each opponent over the surveyed boards (Wilson intervals)."""
-    rows: dict[str, list[list[float]]] = {}
-    for study in frame["study"]:
-        for opponent, games in study.get("duels", {}).items():
+    rows: dict[str, list[Duel]] = {}
+    for study in _studies(frame):
+        for opponent, games in study.duels.items():
             rows.setdefault(opponent, []).extend(games)
     out = []
-    for opponent, games in rows.items():
-        n = len(games)
-        score = sum(g[1] for g in games)
+    for opponent, played in rows.items():
+        n = len(played)
+        score = sum(g.score for g in played)
         low, high = wilson_interval(score, n)
-        expected = sum(g[2] for g in games) / n
+        expected = sum(g.perfect_chance for g in played) / n
         out.append(HeadToHead(opponent, n, score / n, low, high, expected))
     return out
 
@@ -316,11 +341,12 @@ def reviewer_table(frame: pd.DataFrame) -> pd.DataFrame:
     one). A last row ``all`` pools the agents.
     """
     pooled: dict[str, dict[str, list[Any]]] = {}
-    for study in frame["study"]:
-        for agent, pair in study.get("reviewers", {}).items():
+    for study in _studies(frame):
+        for agent, pair in study.reviewers.items():
             p = pooled.setdefault(agent, {"decisions": [], "seats": [], "starts": []})
-            for key in p:
-                p[key].extend(pair.get(key, []))
+            p["decisions"].extend(pair.decisions)
+            p["seats"].extend(pair.seats)
+            p["starts"].extend(pair.starts)
     everything = {key: [x for p in pooled.values() for x in p[key]]
                   for key in ("decisions", "seats", "starts")}  # fmt: skip
     out = []
@@ -332,11 +358,14 @@ def reviewer_table(frame: pd.DataFrame) -> pd.DataFrame:
         corr = float(np.corrcoef(seats[:, 0], seats[:, 1])[0, 1]) if varied else math.nan
         out.append({
             "agent": agent, "decisions": len(d),
-            "same_mark": float(np.mean([e[1] == e[3] for e in d])) if d else math.nan,
-            "marked_exact": float(np.mean([bool(e[1]) for e in d])) if d else math.nan,
-            "marked_network": float(np.mean([bool(e[3]) for e in d])) if d else math.nan,
-            "loss_exact": 1000 * float(np.mean([e[0] for e in d])) if d else math.nan,
-            "loss_network": 1000 * float(np.mean([e[2] for e in d])) if d else math.nan,
+            "same_mark": float(np.mean([e.exact_mark == e.network_mark for e in d])) if d
+            else math.nan,
+            "marked_exact": float(np.mean([bool(e.exact_mark) for e in d])) if d else math.nan,
+            "marked_network": float(np.mean([bool(e.network_mark) for e in d])) if d
+            else math.nan,
+            "loss_exact": 1000 * float(np.mean([e.exact_loss for e in d])) if d else math.nan,
+            "loss_network": 1000 * float(np.mean([e.network_loss for e in d])) if d
+            else math.nan,
             "seats": len(seats), "seat_correlation": corr, "starts": len(starts),
             "start_error": float(np.abs(starts[:, 0] - starts[:, 1]).mean()) if len(starts)
             else math.nan,

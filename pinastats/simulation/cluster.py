@@ -140,13 +140,26 @@ def run_dask(
     Dask's own log lines (a lost worker's tracebacks, ...) are not shown unless
     :data:`DASK_LOG` asks for them: pinastats says what went wrong in its words.
     """
+    with dask_client(workers, scheduler) as (client, where):
+        return run_client(specs, client, where, bar, worker_timeout, play, sink, warm)
+
+
+@contextmanager
+def dask_client(workers: int, scheduler: str | None) -> Iterator[tuple[Client, str]]:
+    """A Dask client, and how errors name it: at ``scheduler``, else a local cluster.
+
+    The local cluster has ``workers`` processes of one thread each. Dask's own log
+    lines are shown from :data:`DASK_LOG`'s level only, in the block; the client
+    and the local cluster are closed at its end. A missing Dask or an unreachable
+    scheduler is one :class:`~pinastats.errors.PinastatsError`.
+    """
     level = dask_log_level()
     _import_dask()
     with _dask_logs(level):
         client, cluster = _connect(workers, scheduler, level)
         where = f"the Dask scheduler at {scheduler}" if scheduler else "the local Dask cluster"
         try:
-            return run_client(specs, client, where, bar, worker_timeout, play, sink, warm)
+            yield client, where
         finally:
             client.close()
             if cluster is not None:

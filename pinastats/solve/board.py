@@ -33,7 +33,11 @@ MAX_CELLS = 24
 refuses large layouts long before)."""
 
 VALUE_BYTES = 8
-"""Bytes per position while solving (float64); the stored table uses float32 (4)."""
+"""Bytes per position while solving (float64)."""
+
+STORED_BYTES = 4
+"""Bytes per position of the table a solve ends with (float32), made while the float64
+one is still held."""
 
 
 class SolveError(PinastatsError):
@@ -181,8 +185,13 @@ class SolvedBoard:
         return self.layers[1]
 
     def memory_needed(self) -> int:
-        """Bytes a solve holds at once: the float64 table, the last turn's table, scratch."""
-        return self.positions * 2 * VALUE_BYTES + (1 << self.n_cells) * 8 + 64 * 2**20
+        """Bytes a solve holds at once: its tables, the last turn's table, scratch.
+
+        The tables are the float64 one and the float32 one made from it at the end,
+        two movers a board.
+        """
+        tables = self.positions * 2 * (VALUE_BYTES + STORED_BYTES)
+        return tables + (1 << self.n_cells) * 8 + 64 * 2**20
 
     @cached_property
     def digest(self) -> str:

@@ -26,7 +26,8 @@ BLOCK = 8192
 """Boards a thread solves at a time (progress is reported per block)."""
 
 Progress = Callable[[int, int], None]
-"""Called with ``(boards done, boards in all)`` as the solve goes on."""
+"""Called with ``(boards done, boards in all)`` as the solve goes on: the boards of the
+table's blocks done, reachable or not, so that the count ends at the total."""
 
 
 @cache
@@ -104,25 +105,89 @@ def default_workers() -> int:
 
 
 def _available_memory() -> int | None:
-    """Bytes of memory available now (Linux ``MemAvailable``), or None if unknown."""
+    """Bytes this process may still take now, or None if unknown.
+
+    The least of the memory free on the machine (Linux ``MemAvailable``), what
+    the process's control group may still take (``memory.max`` less
+    ``memory.current``, or cgroup v1's limit less its usage) and what its
+    address-space limit (``ulimit -v``) leaves above what it maps already.
+    """
+    found = [x for x in (_meminfo(), _cgroup_room(), _address_room()) if x is not None]
+    return max(min(found), 0) if found else None
+
+
+def _meminfo() -> int | None:
+    """Linux's ``MemAvailable`` in bytes, or None."""
     try:
         with open("/proc/meminfo") as f:
             for line in f:
                 if line.startswith("MemAvailable:"):
                     return int(line.split()[1]) * 1024
-    except OSError:
+    except (OSError, ValueError, IndexError):
         return None
     return None
 
 
-def check_memory(board: SolvedBoard) -> None:
-    """Refuse a solve that would not fit in the memory available now."""
-    need, free = board.memory_needed(), _available_memory()
+def _read_int(path: str) -> int | None:
+    """The whole number a control-group file holds, or None (absent, ``max``, unreadable)."""
+    try:
+        with open(path) as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def _cgroup_room() -> int | None:
+    """Bytes the process's control group may still take, or None without a limit."""
+    try:
+        with open("/proc/self/cgroup") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        _, controllers, where = line.split(":", 2)
+        if controllers == "":  # cgroup v2
+            base = f"/sys/fs/cgroup{where.rstrip('/')}"
+            limit, used = _read_int(f"{base}/memory.max"), _read_int(f"{base}/memory.current")
+        elif "memory" in controllers.split(","):
+            base = f"/sys/fs/cgroup/memory{where.rstrip('/')}"
+            limit = _read_int(f"{base}/memory.limit_in_bytes")
+            used = _read_int(f"{base}/memory.usage_in_bytes")
+        else:
+            continue
+        if limit is not None and used is not None and limit < 2**60:
+            return limit - used
+    return None
+
+
+def _address_room() -> int | None:
+    """Bytes the address-space limit (``ulimit -v``) leaves above the process's mappings."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft == resource.RLIM_INFINITY:
+            return None
+        with open("/proc/self/statm") as f:
+            mapped = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (ImportError, OSError, ValueError, IndexError):
+        return None
+    return soft - mapped
+
+
+def check_memory(board: SolvedBoard, copies: int = 1) -> None:
+    """Refuse ``copies`` solves like ``board``'s at once if they do not fit in memory now.
+
+    What fits is what this process may still take (:func:`_available_memory`).
+    """
+    need, free = board.memory_needed() * copies, _available_memory()
     if free is not None and need > free:
+        what = "this board" if copies == 1 else f"{copies} boards like this one at once"
         raise SolveError(
-            f"solving this board needs about {need / 2**30:.1f} GiB "
-            f"({board.positions:,} boards of {board.n_cells} cells), "
-            f"but {free / 2**30:.1f} GiB is available"
+            f"solving {what} needs about {need / 2**30:.1f} GiB "
+            f"({board.positions:,} boards of {board.n_cells} cells each), "
+            f"but {free / 2**30:.1f} GiB is free to this process"
+            + ("" if copies == 1 else ": give fewer --workers")
         )
 
 
@@ -173,13 +238,13 @@ def solve_values(
         for a in reversed(range(board.tokens)):
             for b in reversed(range(board.tokens)):
                 size = int(board.binom[n, a] * board.binom[n - a, b]) if a + b <= n else 0
-                jobs = [pool.submit(block, a, b, lo, hi) for lo, hi in _blocks(size, BLOCK)]
-                for job in jobs:
-                    counts = job.result()
-                    steps += counts
-                    done += int(counts[0])
+                spans = _blocks(size, BLOCK)
+                jobs = [pool.submit(block, a, b, lo, hi) for lo, hi in spans]
+                for job, (lo, hi) in zip(jobs, spans, strict=True):
+                    steps += job.result()
+                    done += hi - lo
                     if progress is not None:
-                        progress(min(done, total), total)
+                        progress(done, total)
     stats = SolveStats(
         boards=int(steps[0]),
         positions=total,

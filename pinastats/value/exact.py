@@ -32,6 +32,7 @@ from pinastats.evaluation.exact import exact_values
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.notation import parse_position
+from pinastats.solve.study import read_labels, read_study
 from pinastats.solve.survey import read_survey
 from pinastats.solve.table import cached, remember, solve
 from pinastats.value.data import Positions
@@ -105,11 +106,11 @@ def turn_starts(
             board = int(row["board"])
             if wanted is not None and board not in wanted:
                 continue
-            errors = (row.get("study") or {}).get("errors", {})
-            for agent, games in errors.items():
-                for g, game_row in enumerate(games):
-                    rows += [(line, float(chance), agent, game_number(board, g))
-                             for line, chance in game_row.get("positions", [])]  # fmt: skip
+            study = read_study(row.get("study") or {}, f"board {board}'s study")
+            for agent, games in study.errors.items():
+                for g, graded in enumerate(games):
+                    rows += [(p.line, p.chance, agent, game_number(board, g))
+                             for p in graded.positions]  # fmt: skip
     if labels is not None:
         rows += _labelled(Path(labels), wanted)
     config: GameConfig | None = None
@@ -187,12 +188,15 @@ def _labelled(folder: Path, wanted: set[int] | None) -> list[tuple[str, float, s
         raise PinastatsError(f"no folder of labelled boards at {str(folder)!r}")
     rows: list[tuple[str, float, str, int]] = []
     for path in sorted(folder.glob("board-*.json.gz")):
-        data = json.loads(gzip.decompress(path.read_bytes()))
-        board = int(data["board"])
+        try:
+            data = json.loads(gzip.decompress(path.read_bytes()))
+            board = int(data["board"])
+        except (OSError, EOFError, ValueError, TypeError, KeyError) as exc:
+            raise PinastatsError(f"{path} is not a file of labelled positions ({exc})") from None
         if wanted is not None and board not in wanted:
             continue
-        rows += [(line, float(chance), agent, game_number(board, LABELLED_GAMES + int(game)))
-                 for line, chance, agent, game in data["positions"]]  # fmt: skip
+        rows += [(p.line, p.chance, p.agent, game_number(board, LABELLED_GAMES + p.game))
+                 for p in read_labels(data, str(path))]  # fmt: skip
     return rows
 
 

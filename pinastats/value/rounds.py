@@ -302,11 +302,12 @@ BOARDS_SEED = 37_800_000
 
 def studied_boards(survey: str | Path) -> dict[int, int]:
     """The boards of a survey's log on which ``perfect`` played ``strategic``: board → deal seed."""
+    from pinastats.solve.study import read_study
     from pinastats.solve.survey import read_survey
 
     frame = read_survey(survey)
     return {int(r["board"]): int(r["seed"]) for r in frame.to_dict("records")
-            if (r.get("study") or {}).get("duels", {}).get("strategic")}  # fmt: skip
+            if read_study(r.get("study") or {}).duels.get("strategic")}  # fmt: skip
 
 
 def duel_on_boards(

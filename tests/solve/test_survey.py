@@ -32,7 +32,7 @@ def test_a_logged_survey_goes_on_where_it_stopped(tmp_path: Path) -> None:
         f.write('{"board": 2, "seed": ')  # a line cut short by a stop
     seen: list[int] = []
     whole = survey(3, seed=4, config=SMALL, log=log, progress=lambda d, t: seen.append(d))
-    assert seen == [3]  # only the missing board was solved
+    assert seen == [2, 3]  # the two logged boards, then only the missing one solved
     assert whole["first_chance"][:2].tolist() == first["first_chance"].tolist()
     with pytest.raises(SolveError, match="another survey"):
         survey(3, seed=5, config=SMALL, log=log)

@@ -50,7 +50,8 @@ def test_one_study_a_board_gives_every_table_the_same_on_any_executor(tmp_path: 
     with ThreadPoolExecutor(2) as pool:
         pooled = perfect_survey(2, executor=pool, log=tmp_path / "b.jsonl", **kwargs)  # type: ignore[arg-type]
     assert plain["study"].tolist() == pooled["study"].tolist()
-    rows = [json.loads(line) for line in (tmp_path / "b.jsonl").read_text().splitlines()]
+    header, *rows = [json.loads(line) for line in (tmp_path / "b.jsonl").read_text().splitlines()]
+    assert header["format"] == "pinastats survey log"
     assert sorted(r["board"] for r in rows) == [0, 1]
     duels = duel_table(plain)
     assert [(d.opponent, d.games) for d in duels] == [("greedy", 4)]
