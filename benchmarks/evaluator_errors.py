@@ -29,7 +29,7 @@ import numpy as np
 
 from pinastats.coach.outcomes import outcome_positions
 from pinastats.evaluation import Evaluator, exact_values, make_evaluator
-from pinastats.solve import cached, remember, solve
+from pinastats.solve import remember, solve
 from pinastats.value.exact import board_of, turn_starts
 
 LABELS = Path(__file__).resolve().parents[1] / "studies" / "perfect" / "labels"
@@ -54,7 +54,7 @@ def measure(boards: list[int], per_board: int, playouts: int, seed: int) -> list
     for board in sorted({board_of(number) for *_, number in rows}):
         games = [game for game, _, _, number in rows if board_of(number) == board]
         take = sorted(pick.permutation(len(games))[: min(per_board, len(games))])
-        remember(cached(games[0]) or solve(games[0], store=False))
+        remember(solve(games[0]))  # kept: a second run reads the table back
         for k in take:
             outcomes = outcome_positions(games[int(k)])
             exact = exact_values(outcomes)

@@ -395,3 +395,29 @@ def surface_networks() -> ValueNetworks:
         return default_networks()
     except NetworkError as exc:
         fail(f"PINASTATS_NETWORK: {exc}")
+
+
+def keep_label(keep: Sequence[int], hand: Sequence[int]) -> str:
+    """``'stop'`` for the whole hand, ``'re-roll all'`` for nothing, else the dice."""
+    if len(keep) == len(hand):
+        return "stop"
+    return dice_text(keep) if keep else "re-roll all"
+
+
+def rank_texts(ranks: Sequence[int]) -> list[str]:
+    """``[1, 2, 2, 4] -> ['1', '2=', '2=', '4']``: ``=`` marks a shared rank."""
+    return [f"{r}{'=' * (ranks.count(r) > 1)}" for r in ranks]
+
+
+def rank_labels(values: Sequence[float | Fraction]) -> list[str]:
+    """Competition ranks of values, ``=`` marking ties, by the keep rule's tie test.
+
+    Fractions tie only when equal, floats within :data:`pinastats.dice.TIE_TOL`
+    (see :func:`pinastats.dice.tie_ranks`).
+
+    >>> rank_labels([3, 2, 2, 1])
+    ['1', '2=', '2=', '4']
+    """
+    from pinastats.dice.ranking import tie_ranks
+
+    return rank_texts(tie_ranks(values))

@@ -9,8 +9,6 @@ every distinct keep of that hand.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from pinastats.cli._common import (
@@ -19,9 +17,11 @@ from pinastats.cli._common import (
     die,
     fail,
     fraction_text,
+    keep_label,
     percent,
     percent_range,
     positive_int,
+    rank_texts,
     render_table,
     write_csv,
     write_json,
@@ -170,13 +170,6 @@ def _title(comb: Combination, solution: TurnSolution) -> str:
     )
 
 
-def keep_label(keep: Sequence[int], hand: Sequence[int]) -> str:
-    """``'stop'`` for the whole hand, ``'re-roll all'`` for nothing, else the dice."""
-    if len(keep) == len(hand):
-        return "stop"
-    return dice_text(keep) if keep else "re-roll all"
-
-
 def _after(rolls_left: int, solution: TurnSolution) -> str:
     roll = solution.rolls - rolls_left
     return f"After roll {roll} ({rolls_left} roll{'s' * (rolls_left > 1)} left)"
@@ -321,7 +314,7 @@ def _advise_hand(args: argparse.Namespace, comb: Combination, solution: TurnSolu
             f"turn, got {rolls_left}"
         )
     options = solution.ranked_keeps(dice, rolls_left, locked)
-    ranks = _rank_texts([o.rank for o in options])
+    ranks = rank_texts([o.rank for o in options])
     if args.format == "json":
         top = options[0]
         hand = {
@@ -356,25 +349,6 @@ def _advise_hand(args: argparse.Namespace, comb: Combination, solution: TurnSolu
         write_csv(DICE_COLUMNS, records)
     else:
         print(_hand_text(comb, solution, dice, rolls_left, locked, options, ranks))
-
-
-def _rank_texts(ranks: Sequence[int]) -> list[str]:
-    """``[1, 2, 2, 4] -> ['1', '2=', '2=', '4']``: ``=`` marks a shared rank."""
-    return [f"{r}{'=' * (ranks.count(r) > 1)}" for r in ranks]
-
-
-def rank_labels(values: Sequence[float | Fraction]) -> list[str]:
-    """Competition ranks of values, ``=`` marking ties, by the keep rule's tie test.
-
-    Fractions tie only when equal, floats within :data:`pinastats.dice.TIE_TOL`
-    (see :func:`pinastats.dice.tie_ranks`).
-
-    >>> rank_labels([3, 2, 2, 1])
-    ['1', '2=', '2=', '4']
-    """
-    from pinastats.dice.ranking import tie_ranks
-
-    return _rank_texts(tie_ranks(values))
 
 
 def _hand_text(

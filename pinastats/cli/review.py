@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
 def _review(args: argparse.Namespace, out: str | None) -> int:
     """Review the game(s) and print the review, or write it to ``out`` (whole or not at all)."""
     from pinastats._warmup import ensure_warm
-    from pinastats.cli.solve import solve_with_progress
+    from pinastats.cli._solving import solve_with_progress
     from pinastats.evaluation import EvaluationError, choose
     from pinastats.records import read_records
     from pinastats.records.replay import record_config, replay

@@ -99,9 +99,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Set the game up, then read the lines of the standard input until its end or ``quit``."""
     from pinastats._warmup import ensure_warm
-    from pinastats.cli.advise import _catalogue
+    from pinastats.cli._advice import catalogue_option
 
-    catalogue = _catalogue(args.coasters)
+    catalogue = catalogue_option(args.coasters)
     if args.state is not None or args.position is not None:
         for option in ("players", "seed"):
             if getattr(args, option) is not None:
@@ -411,7 +411,7 @@ class TableLoop:
         Exact once the board is solved: it is solved in the background meanwhile.
         """
         from pinastats.agents.advice import advise
-        from pinastats.cli.advise import _text, win_text
+        from pinastats.cli._advice import points_text, win_text
         from pinastats.evaluation import choose, solve_in_background
 
         dice = self.turn.dice
@@ -422,7 +422,7 @@ class TableLoop:
                      f"{self._rolls() - 2} of a turn of {self._rolls()} rolls.")  # fmt: skip
             return
         if self.objective != "win":
-            self.say(_text(advise(self.game, list(dice), left), self.game, self.top))
+            self.say(points_text(advise(self.game, list(dice), left), self.game, self.top))
             return
         choice = choose(self.game, "table", networks=surface_networks())
         if choice.solve == "background":

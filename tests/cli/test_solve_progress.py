@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pinastats.cli import solve as solve_cli
+from pinastats.cli import _solving as solve_cli
 
 Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
 
@@ -31,7 +31,7 @@ class _Clock:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> _Clock:
     tick = _Clock()
-    monkeypatch.setattr("pinastats.cli.solve.time.perf_counter", tick)
+    monkeypatch.setattr("pinastats.cli._solving.time.perf_counter", tick)
     return tick
 
 
@@ -40,7 +40,7 @@ def test_on_a_terminal_the_progress_is_one_line(
 ) -> None:
     out = _Terminal()
     monkeypatch.setattr("sys.stderr", out)
-    progress = solve_cli._Progress("solving", "boards")
+    progress = solve_cli.Progress("solving", "boards")
     for done in range(0, 101, 10):
         clock.now += 1.0
         progress(done, 100)
@@ -54,7 +54,7 @@ def test_on_a_terminal_the_progress_is_one_line(
 def test_elsewhere_the_lines_are_sparse(monkeypatch: pytest.MonkeyPatch, clock: _Clock) -> None:
     out = io.StringIO()
     monkeypatch.setattr("sys.stderr", out)
-    progress = solve_cli._Progress("solving", "boards")
+    progress = solve_cli.Progress("solving", "boards")
     for done in range(0, 1001):
         clock.now += 0.1  # 100 s in all: a line every 30 s at most
         progress(done, 1000)
@@ -69,7 +69,7 @@ def test_the_first_estimate_waits_for_measured_work(
 ) -> None:
     out = io.StringIO()
     monkeypatch.setattr("sys.stderr", out)
-    progress = solve_cli._Progress("solving", "boards")
+    progress = solve_cli.Progress("solving", "boards")
     progress.line.every = 0.0
     clock.now += 40.0  # a slow first block (a compile, say) before any measured rate
     progress(1, 1000)
@@ -83,7 +83,7 @@ def test_the_first_estimate_waits_for_measured_work(
 def test_the_work_left_counts_only_this_run(monkeypatch: pytest.MonkeyPatch, clock: _Clock) -> None:
     out = io.StringIO()
     monkeypatch.setattr("sys.stderr", out)
-    progress = solve_cli._Progress("boards solved", "boards", settle=0.0, share=0.0)
+    progress = solve_cli.Progress("boards solved", "boards", settle=0.0, share=0.0)
     progress.line.every = 0.0
     progress(90, 100)  # 90 boards in the log already
     clock.now += 60.0
