@@ -98,3 +98,52 @@ def test_cycles_finds_a_circle_and_nothing_else() -> None:
     graph = {"a": {"b"}, "b": {"c", "d"}, "c": {"a"}, "d": {"e"}, "e": {"d"}, "f": {"a"}}
     assert cycles(graph) == [["a", "b", "c"], ["d", "e"]]
     assert cycles({"a": {"b", "c"}, "b": {"c"}, "c": set()}) == []
+
+
+def _layer_of(module: str, layers: list[list[str]]) -> int:
+    """The index of ``module``'s layer (0 the highest), by its first name under ``pinastats``."""
+    first = module.split(".")[1] if module.count(".") else ""
+    if first == "data":  # the installed data files: read by every layer, import nothing
+        return len(layers)
+    for k, names in enumerate(layers):
+        if first in names:
+            return k
+    raise AssertionError(f"{module} has no layer in the contract")
+
+
+def test_no_module_names_a_higher_layer_to_import_at_run_time() -> None:
+    """Imports by name (``importlib.import_module("pinastats.x")``, ``"pinastats.x:factory"``
+    targets) escape the import graph: none names a module of a higher layer."""
+    import ast
+    import re
+    import tomllib
+
+    contract = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    spec = contract["tool"]["importlinter"]["contracts"][0]["layers"]
+    layers = [[n.strip() for n in layer.split("|")] for layer in spec]
+    named = r"pinastats(\.[a-z_][a-z0-9_]*)+(:[a-z_][a-z0-9_]*)?"
+    upward = []
+    for path in sorted((ROOT / "pinastats").rglob("*.py")):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        if module.count(".") == 0 or module.split(".")[1] in ("cli",):
+            continue  # the top layer names its subcommands: nothing is above it
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and re.fullmatch(named, node.value)
+            ):
+                target = node.value.partition(":")[0]
+                if _layer_of(target, layers) < _layer_of(module, layers):
+                    upward.append(f"{module} names {node.value}")
+    assert upward == []
+
+
+def test_the_agents_of_the_entry_points_are_found_by_name() -> None:
+    """pinastats' own Python agents come through the entry-point group, as a user's would."""
+    from pinastats.agents.builtin import AGENT_GROUP, agent_names, python_agents
+
+    found = python_agents()
+    assert {"coach", "perfect"} <= set(found)
+    assert all(ep.group == AGENT_GROUP for ep in found.values())
+    assert {"coach", "perfect"} <= set(agent_names())

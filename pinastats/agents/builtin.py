@@ -27,13 +27,15 @@
 =============  ==============================================================
 
 The kernel agents are the :class:`AgentKind` values; the Python agents
-(:data:`PYTHON_AGENTS`) play through the simulation's Python path.
+(:data:`AGENT_GROUP`) play through the simulation's Python path.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
+import importlib.metadata
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -147,17 +149,31 @@ def _check_parameter(agent: str, key: str, value: object, shown: str | None = No
 PythonAgentFactory = Callable[[str, list[tuple[str, str]]], AgentProtocol]
 """Makes a Python agent from its spec text and its ``(name, value)`` parameter texts."""
 
-PYTHON_AGENTS: dict[str, str] = {
-    "coach": "pinastats.coach.agent:coach_agent",
-    "perfect": "pinastats.solve.agent:perfect_agent",
-}
-"""Named agents written in Python: name -> ``module:factory`` (imported on first use)."""
+AGENT_GROUP = "pinastats.agents"
+"""The entry-point group of named agents written in Python: pinastats' own (``coach``,
+``perfect``, declared in its ``pyproject.toml``) and any installed package's, each
+``name = "module:factory"`` with a :data:`PythonAgentFactory`. No module of pinastats names
+them: the installed metadata does, so the agents' package imports no higher one."""
+
+
+@functools.cache
+def python_agents() -> dict[str, importlib.metadata.EntryPoint]:
+    """The named Python agents of :data:`AGENT_GROUP`: name -> entry point (loaded on use).
+
+    A name of a kernel agent (:class:`AgentKind`) stays the kernel agent's.
+    """
+    kernel = {k.value for k in AgentKind}
+    found = importlib.metadata.entry_points(group=AGENT_GROUP)
+    return {ep.name: ep for ep in sorted(found, key=lambda e: e.name) if ep.name not in kernel}
 
 
 def _python_factory(name: str) -> PythonAgentFactory:
     """The factory of the Python agent ``name`` (its module is imported now)."""
-    module, _, attr = PYTHON_AGENTS[name].partition(":")
-    factory: PythonAgentFactory = getattr(importlib.import_module(module), attr)
+    try:
+        factory: PythonAgentFactory = python_agents()[name].load()
+    except Exception as exc:  # an installed plugin that cannot load: say which
+        raise AgentError(f"agent {name!r} ({python_agents()[name].value}) cannot be loaded: "
+                         f"{exc}") from None  # fmt: skip
     return factory
 
 
@@ -391,12 +407,16 @@ def _position_key(game: Game) -> bytes:
 
 def agent_names() -> list[str]:
     """Names accepted by :func:`make_agent`: the kernel agents, then the Python agents."""
-    return [k.value for k in AgentKind] + list(PYTHON_AGENTS)
+    return [k.value for k in AgentKind] + list(python_agents())
 
 
 def is_built_in(agent: object) -> bool:
-    """Whether ``agent`` is pinastats' own: an :class:`Agent` or a :data:`PYTHON_AGENTS` one."""
-    modules = {target.partition(":")[0] for target in PYTHON_AGENTS.values()}
+    """Whether ``agent`` is pinastats' own.
+
+    An :class:`Agent`, or a named Python agent pinastats itself declares (:data:`AGENT_GROUP`).
+    """
+    modules = {ep.module for ep in python_agents().values()
+               if ep.dist is not None and ep.dist.name == "pinastats"}  # fmt: skip
     return isinstance(agent, Agent) or type(agent).__module__ in modules
 
 
@@ -445,7 +465,7 @@ def make_agent(spec: str | AgentProtocol, **params: float | str) -> AgentProtoco
     twice = next((key for key in keys if keys.count(key) > 1), None)
     if twice is not None:
         raise AgentError(f"agent {spec!r}: parameter {twice!r} is given twice; give it once")
-    if name in PYTHON_AGENTS:
+    if name in python_agents():
         return _python_factory(name)(spec, items)
     kind = AgentKind(name)
     allowed = _PARAMETERS.get(kind, {})
