@@ -8,8 +8,8 @@ chance to win through the game (a chart, with the turning points, the biggest sw
 the three costliest decisions with the better move, and the luck in words.
 
 :func:`review_play` reviews a game played on the board against the agents (its record);
-:func:`review_table` a game at a real table (its placements: the keeps are not known
-there, only the dice of each roll).
+:func:`review_table` a game at a real table: its placements, and its keeps where the kept
+dice were entered (each graded by one call, :func:`grade_keep`), with a summary per person.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pinastats.game.notation import parse_position
 from pinastats.game.why import placement_reasons, why_text
 from pinastats.tabletop.session import PlaySession
 from pinastats.tabletop.table import TableSession
-from pinastats.tabletop.words import seat_name
+from pinastats.tabletop.words import DEFAULT, cell_name, dice_text, percent, say, seat_name
 
 PLAYOUTS = 100
 """Play-outs per outcome position when the review grades by play-outs."""
@@ -78,20 +78,33 @@ def _turning(series: Sequence[float], turns: Sequence[int], most: int = 2) -> li
 
 
 def _chart(turns: list[int], chances: list[list[float]], labels: Sequence[str],
-           log: Sequence[str], focus: int) -> dict[str, Any]:  # fmt: skip
-    """The chart's data: each seat's chance after each turn, and the turning points."""
+           log: Sequence[str], focus: int, lang: str = DEFAULT,
+           first: int = 0) -> dict[str, Any]:  # fmt: skip
+    """The chart's data: each seat's chance after each turn, and the turning points.
+
+    ``turns[i]``: the turns played at chart point ``i`` (0: the start); ``log[j]`` tells
+    turn ``first + j + 1``, as the log numbers it; ``turning``: the turns (numbered as
+    the log) after which the chance moved most.
+    """
     series = [{"seat": s, "name": labels[s], "chances": [c[s] for c in chances]}
               for s in range(len(labels))]  # fmt: skip
-    turning = _turning([c[focus] for c in chances], turns)
+    moved = _turning([c[focus] for c in chances], turns)  # the point before each big move
     said = []
-    for t in turning:
+    for t in moved:
         i = turns.index(t)
-        line = log[t - 1] if 0 < t <= len(log) else f"Turn {t}"
+        j = t - first
+        line = log[j] if 0 <= j < len(log) else f"Turn {t + 1}"
         was, now = chances[i][focus], chances[i + 1][focus]
-        whose = "Your" if labels[focus].endswith("(you)") else f"{seat_name(focus, labels)}'s"
-        said.append(f"{line} {whose} chance went from "
-                    f"{100 * was:.0f}% to {100 * now:.0f}%.")  # fmt: skip
-    return {"turns": turns, "series": series, "turning": turning, "turning_text": said}
+        whose = ("Your" if lang == DEFAULT and labels[focus].endswith("(you)")
+                 else say(lang, "review.whose", who=seat_name(focus, labels, lang)))  # fmt: skip
+        said.append(say(lang, "review.turning", line=line, whose=whose, was=percent(was, 0),
+                        now=percent(now, 0)))  # fmt: skip
+    return {
+        "turns": turns,
+        "series": series,
+        "turning": [t + 1 for t in moved],
+        "turning_text": said,
+    }
 
 
 def _cell_words(text: str, game: Game) -> str:
@@ -126,7 +139,7 @@ def review_play(session: PlaySession) -> dict[str, Any]:
     games: list[Game] = []
     replay(record, visit=lambda k, g, t: games.append(g))
     games.append(final)
-    turns = list(range(1, len(games) + 1))
+    turns = [g.turn for g in games]
     chances = [_network_chances(g) for g in games]
     focus = seats[0]
     lines = [grader_text(evaluator)]
@@ -160,58 +173,131 @@ def review_play(session: PlaySession) -> dict[str, Any]:
         lines.extend(told)
     else:
         lines.append("No decision cost a real chance to win.")
-    chart = _chart(turns, chances, labels, session.log, focus)
+    chart = _chart(turns, chances, labels, session.log, focus, DEFAULT, games[0].turn)
     lines.extend(chart["turning_text"])
     return {"evaluator": evaluator, "text": "\n".join(lines), "sentences": lines,
             "costliest": told, "chart": chart, "chart_by": "learned network"}  # fmt: skip
 
 
-def review_table(session: TableSession) -> dict[str, Any]:
-    """The review of a game at a real table: its placements graded, the chart (module doc)."""
+def grade_keep(game: Game, dice: Sequence[int], rolls_left: int, kept: Sequence[int],
+               evaluator: str) -> tuple[tuple[int, ...], float]:  # fmt: skip
+    """The best keep of ``dice`` and what keeping ``kept`` lost against it (chance to win).
+
+    All five kept is a stop. One call grades a keep, whichever evaluator is behind it:
+    :func:`pinastats.coach.win_advice` with the review's evaluator.
+    """
     from pinastats.coach import win_advice
 
+    a = win_advice(game, list(dice), rolls_left, evaluator=evaluator, playouts=PLAYOUTS, seed=0)
+    wins = {tuple(k.keep): k.win_probability for k in a.keeps}
+    best = a.keeps[0]
+    played = tuple(sorted(int(d) for d in kept))
+    return tuple(best.keep), best.win_probability - wins.get(played, best.win_probability)
+
+
+def grade_placement(game: Game, dice: Sequence[int], cell: int,
+                    evaluator: str) -> tuple[int, float]:  # fmt: skip
+    """The best cell for ``dice`` and what placing on ``cell`` lost against it."""
+    from pinastats.coach import win_advice
+
+    a = win_advice(game, list(dice), 0, evaluator=evaluator, playouts=PLAYOUTS, seed=0)
+    wins = {p.cell: p.win_probability for p in a.placements}
+    best = a.placements[0]
+    return best.cell, best.win_probability - wins[cell]
+
+
+def review_table(session: TableSession) -> dict[str, Any]:
+    """The review of a game at a real table: placements and entered keeps graded (module doc).
+
+    Each person's summary: placements, real choices among them (two legal cells or
+    more), keeps graded (those entered, and each stop with rolls left), the average
+    cost of the graded decisions in percentage points of chance to win, and how many
+    were the best.
+    """
+    lang = session.lang
     state = session.state
     if state is None:
-        return {"evaluator": "", "text": "Set the table up and play first.", "sentences": []}
+        return {"evaluator": "", "text": say(lang, "review.set_up_first"), "sentences": []}
     labels = session.labels
     first = parse_position(state.starts[0][2])
     evaluator = _grader(first)
+    rolls = int(first.config.rules.rolls)
     told: list[tuple[float, str]] = []
-    for line, dice, cell in state.placements:
-        game = parse_position(line)
-        legal = game.legal_cells(dice)
-        if len(legal) < 2:
+    n = first.players
+    people = [{"placements": 0, "choices": 0, "keeps": 0, "graded": 0, "best": 0, "cost": 0.0}
+              for _ in range(n)]  # fmt: skip
+    rerolls = known = 0
+    for turn in session.turns:
+        game, seat = turn.before, turn.before.to_move
+        who = seat_name(seat, labels, lang)
+        mine = people[seat]
+        decisions: list[tuple[int, tuple[int, ...]]] = [
+            (i, k) for i, k in enumerate(turn.keeps) if k is not None
+        ]
+        rerolls += len(turn.keeps)
+        known += len(decisions)
+        last = len(turn.rolls) - 1
+        if last < rolls - 1 and (turn.cell is not None or game.legal_cells(turn.rolls[-1])):
+            decisions.append((last, turn.rolls[-1]))  # stopped with rolls left: a keep of all
+        for i, kept in decisions:
+            dice = turn.rolls[i]
+            best, loss = grade_keep(game, dice, rolls - 1 - i, kept, evaluator)
+            mine["keeps"] += 1
+            mine["graded"] += 1
+            mine["cost"] += max(loss, 0.0)
+            mine["best"] += loss <= 0.0005
+            if loss > 0.005:
+                word = dice_text(kept) if kept else say(lang, "review.keep_nothing")
+                told.append((loss, say(lang, "review.keep_costly", turn=game.turn + 1, who=who,
+                                       dice=dice_text(dice), roll=i + 1, played=word,
+                                       best=dice_text(best) or say(lang, "review.keep_nothing"),
+                                       loss=f"{100 * loss:.1f}")))  # fmt: skip
+        if turn.cell is None:
             continue
-        a = win_advice(game, list(dice), 0, evaluator=evaluator, playouts=PLAYOUTS, seed=0)
-        wins = {p.cell: p.win_probability for p in a.placements}
-        best = a.placements[0]
-        loss = best.win_probability - wins[cell]
+        mine["placements"] += 1
+        dice = turn.rolls[-1]
+        if len(game.legal_cells(dice)) < 2:
+            continue
+        mine["choices"] += 1
+        best_cell, loss = grade_placement(game, dice, turn.cell, evaluator)
+        mine["graded"] += 1
+        mine["cost"] += max(loss, 0.0)
+        mine["best"] += loss <= 0.0005
         if loss > 0.005:
-            why = why_text(placement_reasons(game, best.cell, dice, labels))
-            told.append((loss, f"Turn {game.turn + 1}, {seat_name(game.to_move, labels)} with "
-                         f"{' '.join(map(str, dice))}: {game.coaster(cell).name} was played; "
-                         f"{game.coaster(best.cell).name} was better by {pp(loss)} of chance "
-                         f"to win ({why})."))  # fmt: skip
+            why = why_text(placement_reasons(game, best_cell, dice, labels))
+            told.append((loss, say(lang, "review.place_costly", turn=game.turn + 1, who=who,
+                                   dice=dice_text(dice), played=cell_name(game, turn.cell, lang),
+                                   best=cell_name(game, best_cell, lang),
+                                   loss=f"{100 * loss:.1f}", why=why)))  # fmt: skip
     told.sort(key=lambda t: -t[0])
     games = [parse_position(s[2]) for s in state.starts]
     if state.game.is_over:
         games.append(state.game)
     chances = [_network_chances(g) for g in games]
-    turns = list(range(1, len(games) + 1))
-    lines = [grader_text(evaluator) + " At a real table only the placements are graded, and "
-             "the luck of each roll is not told: the dice kept between rolls are not "
-             "entered."]  # fmt: skip
+    turns = [g.turn for g in games]  # the chart's points: after each turn, numbered as the log
+    graded = (say(lang, "review.graded_exact") if evaluator == "exact"
+              else say(lang, "review.graded_playouts", n=PLAYOUTS))  # fmt: skip
+    lines = [graded, say(lang, "review.table_keeps", known=known, rerolls=rerolls)]
     if state.game.is_over:
         w = state.game.winner
-        lines.append(f"The game ended and {'nobody' if w is None else seat_name(w, labels)} "
-                     "won.")  # fmt: skip
+        lines.append(say(lang, "review.ended_nobody") if w is None
+                     else say(lang, "review.ended", who=seat_name(w, labels, lang)))  # fmt: skip
+    else:
+        lines.append(say(lang, "review.not_over", turn=state.game.turn + 1))
+    for s, p in enumerate(people):
+        cost = p["cost"] / p["graded"] if p["graded"] else 0.0
+        lines.append(say(lang, "review.person", who=seat_name(s, labels, lang),
+                         placements=p["placements"], choices=p["choices"], keeps=p["keeps"],
+                         cost=f"{100 * cost:.1f}", followed=p["best"],
+                         graded=p["graded"]))  # fmt: skip
     if told:
-        lines.append("The costliest placements:")
+        lines.append(say(lang, "review.costliest"))
         lines.extend(t for _, t in told[:COSTLIEST])
     else:
-        lines.append("No placement cost a real chance to win.")
-    chart = _chart(turns, chances, labels, state.log, state.starts[0][1])
+        lines.append(say(lang, "review.none_costly"))
+    log = session.log_lines(lang)
+    chart = _chart(turns, chances, labels, log, state.starts[0][1], lang, first.turn)
     lines.extend(chart["turning_text"])
     return {"evaluator": evaluator, "text": "\n".join(lines), "sentences": lines,
             "costliest": [t for _, t in told[:COSTLIEST]], "chart": chart,
-            "chart_by": "learned network"}  # fmt: skip
+            "people": people, "chart_by": say(lang, "review.chart_by")}  # fmt: skip

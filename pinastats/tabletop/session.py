@@ -242,6 +242,8 @@ class PlaySession:
         self.seed: int = secrets.randbelow(2**31) if seed is None else int(seed)
         """The seed of the deal and the dice (drawn at random when none is given)."""
         self.config = config
+        self.lang = "en"
+        """The language of the board's words (set by the page: ``{"cmd": "lang"}``)."""
         # each agent resolved once (a bad name fails here, before any thread); None: a person
         self._seated = [None if _is_human(s) else resolve_agent(s) for s in seats]
         self.names = tuple(
