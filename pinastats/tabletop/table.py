@@ -87,7 +87,8 @@ def setup_line(coasters: Sequence[str], tokens: Sequence[Sequence[int]], to_move
     """The position line of a setup: coasters by name, id or code, tokens by seat (from 0).
 
     ``first``: the seat that played first (from 0); the starting scores and the last
-    round follow from it.
+    round follow from it. With Happy Hour the scores are written out: those the tokens
+    give (a Happy Hour die may have changed them since: paste a line with ``scores=``).
     """
     catalogue = load_catalogue()
     layout = load_layout("standard")
@@ -106,9 +107,16 @@ def setup_line(coasters: Sequence[str], tokens: Sequence[Sequence[int]], to_move
             raise PlayError(f"coaster {i + 1}: {exc}") from None
         words.append(codes[cid] + "".join(f"+{int(s) + 1}" for s in seats))
     rows = "/".join(",".join(words[r * 4 : (r + 1) * 4]) for r in range(4))
-    extra = ([f"players={players}"] if players != 2 else []) + (["hh"] if happy_hour else [])
+    extra = [f"players={players}"] if players != 2 else []
     extra += [f"first={first + 1}"] if first else []
-    return " ".join(["pc1", rows, str(to_move + 1), *extra])
+    line = " ".join(["pc1", rows, str(to_move + 1), *extra])
+    if happy_hour:  # Happy Hour moves points: the scores are those the tokens give, said
+        try:
+            scores = parse_position(line).scores
+        except PinastatsError as exc:
+            raise PlayError(f"that table cannot be set: {exc}") from None
+        line += f" hh scores={','.join(map(str, scores))}"
+    return line
 
 
 def _part_of(keep: Sequence[int], dice: Sequence[int]) -> bool:
