@@ -198,9 +198,10 @@ def advice_view(game: Game, dice: Sequence[int], rolls_left: int, labels: Sequen
              "why": why_text(placement_reasons(game, p.cell, dice, labels))}
             for i, p in enumerate(places)
         ]  # fmt: skip
-        best = out["placements"][0]
-        best["compare"] = _compare(out["placements"], lang)
-        out["best_text"] = say(lang, "best.place", coaster=best["coaster"])
+        if out["placements"]:
+            best = out["placements"][0]
+            best["compare"] = _compare(out["placements"], lang)
+            out["best_text"] = say(lang, "best.place", coaster=best["coaster"])
     out["lead"] = lead
     out["margin"] = margin
     shown: list[dict[str, Any]] = out.get("keeps") or out.get("placements") or []

@@ -53,8 +53,9 @@ function render({ model, el: root }) {
   let happyFace = null;  // My table: the Happy Hour face tapped
   let shareUrl = null;  // the link to this position, once asked for
   let langAsked = false;
-  const params = new URLSearchParams(window.location ? window.location.search : "");
-  let shared = params.get("position");  // a shared link: open the board on its position
+  // a shared link (#position=pc1…&names=…, after the page's own address): the board opens on it
+  const params = new URLSearchParams(window.location ? window.location.hash.slice(1) : "");
+  let shared = params.get("position");
   // My table setup, kept in the page until sent
   const draft = { coasters: Array(16).fill(""), tokens: Array.from({ length: 16 }, () => []),
     names: ["", ""], to_move: 0, first: null, seat: 0, position: "", happy_hour: null };
@@ -178,9 +179,9 @@ function render({ model, el: root }) {
 
   function shareLink(v) {
     const url = new URL(window.location.href);
-    url.searchParams.set("position", v.position);
-    if (v.names) url.searchParams.set("names", v.names.join(","));
-    else url.searchParams.delete("names");
+    const shared = new URLSearchParams({ position: v.position });
+    if (v.names) shared.set("names", v.names.join(","));
+    url.hash = shared.toString();
     return url.toString();
   }
 
@@ -437,7 +438,7 @@ function render({ model, el: root }) {
     shared = null;
     if (window.history && window.history.replaceState) {
       const url = new URL(window.location.href);
-      url.searchParams.delete("position"); url.searchParams.delete("names");
+      url.hash = "";
       window.history.replaceState(null, "", url.toString());
     }
     send(msg);
