@@ -411,8 +411,13 @@ function render({ model, el: root }) {
         el("input", { class: "pina-coaster-input", list: "pina-coasters", "data-cell": i, value: found ? found.code : draft.coasters[i],
           placeholder: `#${i + 1}`, "aria-label": T("setup.coaster_at", { row: c.row + 1, col: c.col + 1 }),
           oninput: (e) => { draft.coasters[i] = e.target.value; },
-          onchange: (e) => { const f = resolveCoaster(v, e.target.value); if (f) { draft.coasters[i] = f.code; draw(); } } }),
-        found ? el("div", { class: "pina-setup-name" }, found.local) : null,
+          onchange: (e) => {  // in place: a redraw would take the next box from under the typing
+            const f = resolveCoaster(v, e.target.value);
+            const named = e.target.parentElement.querySelector(".pina-setup-name");
+            if (f) { draft.coasters[i] = f.code; e.target.value = f.code; }
+            named.textContent = f ? f.local : "";
+          } }),
+        el("div", { class: "pina-setup-name" }, found ? found.local : ""),
         el("button", { class: "pina-put", "data-cell": i, onclick: () => {
           const tk = draft.tokens[i]; const k = tk.indexOf(draft.seat);
           if (k >= 0) tk.splice(k, 1); else if (tk.length < 2) tk.push(draft.seat);
