@@ -275,7 +275,7 @@ def carry_out(session: Session, message: object, *, folder: Path | None = None) 
                 return Outcome(f"A new game (seed {fresh.seed}).", session=fresh)
             return Outcome("A new table: choose the coasters.", session=_new_table(session))
         if isinstance(session, TableSession):
-            return _at_table(session, checked)
+            return _at_table(session, checked, folder)
         if cmd == "roll":
             session.roll(checked["hold"])
         elif cmd == "stop":
@@ -326,15 +326,15 @@ def _new_table(session: Session) -> TableSession:
     return table
 
 
-def _at_table(session: TableSession, checked: dict[str, Any]) -> Outcome:
+def _at_table(session: TableSession, checked: dict[str, Any], folder: Path | None) -> Outcome:
     """A message of a game at a real table; the game saved after a step that changes it."""
-    outcome = _table_step(session, checked)
+    outcome = _table_step(session, checked, folder)
     if checked["cmd"] in ("setup", "dice", "place", "pass", "happy", "undo"):
         save(session)
     return outcome
 
 
-def _table_step(session: TableSession, checked: dict[str, Any]) -> Outcome:
+def _table_step(session: TableSession, checked: dict[str, Any], folder: Path | None) -> Outcome:
     """Carry out a message of a game at a real table."""
     cmd = checked["cmd"]
     if cmd == "setup":
@@ -355,8 +355,13 @@ def _table_step(session: TableSession, checked: dict[str, Any]) -> Outcome:
             return Outcome("nothing to export yet: set the table up first")
         record = session.record()
         name = f"pinastats-table-turn{session.game.turn + 1}.jsonl"
-        return Outcome(f"record saved as {name} (pinastats review {name})",
-                       {"filename": name, "text": record.to_json() + "\n"})  # fmt: skip
+        if folder is None:
+            return Outcome(f"record saved as {name} (pinastats review {name})",
+                           {"filename": name, "text": record.to_json() + "\n"})  # fmt: skip
+        from pinastats.records import write_records
+
+        written = write_records(folder / name, [record])
+        return Outcome(f"record written to {written} (pinastats review {written})")
     elif cmd == "review":
         from pinastats.tabletop.review import review_table
 

@@ -504,8 +504,10 @@ class PlaySession:
         A new deal, or the same starting position.
         """
         seats, happy_hour, config, position = self._spec
-        return PlaySession(seats, seed=None, happy_hour=happy_hour, config=config,
-                           position=position)  # fmt: skip
+        fresh = PlaySession(seats, seed=None, happy_hour=happy_hour, config=config,
+                            position=position)  # fmt: skip
+        fresh.lang = self.lang
+        return fresh
 
     def close(self) -> None:
         """End the game's thread (an unfinished game is dropped)."""

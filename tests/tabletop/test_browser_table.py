@@ -3,8 +3,9 @@
 Set up from a line of the position notation at 390×844, enter the dice of every roll by
 tapping their faces, read the coach and take its advice, record the placements and a pass,
 undo a mistyped roll, finish, and read the review; the page is checked at each step, and
-it never scrolls sideways. Screenshots of the phone and of a desktop window (1280×900) are
-written to ``$PINASTATS_SCREENSHOTS`` when it is set (``docs/images`` for ``docs/play.md``).
+it never scrolls sideways. Screenshots of the agents' game on the phone and of the table in
+a desktop window (1280×900) are written to ``$PINASTATS_SCREENSHOTS`` when it is set
+(``docs/images`` for ``docs/play.md``).
 """
 
 from __future__ import annotations
@@ -181,7 +182,6 @@ def test_a_whole_game_at_a_real_table_on_a_phone(
         _check_advice(page, server)
         lit = {c.get_attribute("data-cell") for c in page.locator(".pina-cell.legal").all()}
         assert lit == {"13"}  # the coaster the dice already make: the Small Straight
-        _shot(page, "table-phone.png", folder)
         desktop = browser.new_page(viewport=DESKTOP)
         desktop.goto(url)
         desktop.wait_for_selector(".pina-coach")
@@ -235,7 +235,6 @@ def test_a_whole_game_at_a_real_table_on_a_phone(
             _no_sideways_scroll(page)
         page.set_viewport_size(PHONE)
         page.locator(".pina-review-box").scroll_into_view_if_needed()
-        _shot(page, "table-phone-review.png", folder)
         assert _session(server).game.is_over
         assert parse_position(LINE).turn == 10
     finally:
@@ -281,7 +280,6 @@ def test_the_table_set_up_by_typing_the_coasters_and_tapping_the_tokens(
         _no_sideways_scroll(page)
         page.set_viewport_size(PHONE)
         page.locator(".pina-token-seat").scroll_into_view_if_needed()
-        _shot(page, "table-setup-phone.png", folder)
         _tap(page, page.locator(".pina-start"))
         page.wait_for_selector(".pina-faces")
         seats = page.inner_text(".pina-seats")

@@ -53,6 +53,7 @@ function render({ model, el: root }) {
   let happyFace = null;  // My table: the Happy Hour face tapped
   let shareUrl = null;  // the link to this position, once asked for
   let langAsked = false;
+  let langMode = "";  // the mode the page's language was last sent for
   // a shared link (#position=pc1…&names=…, after the page's own address): the board opens on it
   const params = new URLSearchParams(window.location ? window.location.hash.slice(1) : "");
   let shared = params.get("position");
@@ -461,6 +462,9 @@ function render({ model, el: root }) {
       if (want !== v.lang && want in LANGS) { send({ cmd: "lang", lang: want }); return; }
     }
     if (followShared(v)) return;
+    if (v.mode !== mode && mode && langMode !== v.mode && storedLang() && storedLang() !== v.lang) {
+      langMode = v.mode; send({ cmd: "lang", lang: storedLang() }); return;  // a new game: this page's language
+    }
     if (v.mode !== mode) { mode = v.mode; revealed = null; entry = []; kept = new Set(); rollKey = ""; happyFace = null; shareUrl = null; }
     if (revealed === null || revealed > v.log_count || v.mode !== "play") revealed = v.log_count;
     const hidden = Math.max(0, v.log_count - revealed);
