@@ -188,6 +188,12 @@ def test_a_whole_table_game_on_a_touch_phone(
                 assert _in_view(page, ".pina-best")
                 _shot(page, "table-game-phone-fr.png")
                 phone.tap(page.locator(".pina-undo"), answered=True)
+                for lang, undo in (("nl", "Ongedaan"), ("de", "Rückgängig"), ("fr", "Annuler")):
+                    page.select_option(".pina-lang-pick", lang)
+                    page.wait_for_selector(f'.pina-undo:has-text("{undo}")')
+                    for name in page.locator(".pina-coaster").all():  # printed names fit
+                        assert name.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+                    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
                 page.select_option(".pina-lang-pick", "en")
                 page.wait_for_selector('.pina-undo:has-text("Undo")')
             if number == 5:  # the server stops and starts again; the page resumes the game

@@ -64,7 +64,7 @@ def test_the_code_reads_only_messages_the_catalogue_has() -> None:
 
 
 def test_the_first_player_fixes_the_starting_scores_and_the_turn_order() -> None:
-    empty = [[] for _ in range(16)]
+    empty: list[list[int]] = [[] for _ in range(16)]
     # the rules: the first player starts on 1 point, the next in the order of play on 2
     t = TableSession().setup(coasters=CODES, tokens=empty, names=["Ana", "Ben"], first=1)
     game = t.game
@@ -181,7 +181,10 @@ def test_side_b_is_explained() -> None:
 
 
 def test_a_table_game_is_saved_whole_and_resumed(tmp_path: Path) -> None:
+    hh, _ = resume(folder=tmp_path / "hh", happy_hour=True)  # play --serve --table --happy-hour
+    assert table_view(hh)["happy_hour_default"] is True
     table, said = resume(folder=tmp_path)
+    assert table_view(table)["happy_hour_default"] is False
     assert said.startswith("a new table")
     assert table.mode == "setup"
     carry_out(table, {"cmd": "setup", "position": LINE, "names": ["Ana", "Ben"]})
