@@ -438,6 +438,8 @@ function render({ model, el: root }) {
     if (!shared) return false;
     if (v.mode === "play") { send({ cmd: "table" }); return true; }
     if (v.mode === "table" && v.position === shared) { shared = null; return false; }
+    const playing = v.mode === "table" && !v.over && (v.log_count > 0 || (v.table && v.table.roll > 0));
+    if (playing && !window.confirm(T("share.replace"))) { shared = null; return false; }
     const names = (params.get("names") || "").split(",").map((n) => n.trim()).filter(Boolean);
     const msg = { cmd: "setup", position: shared };
     if (names.length >= 2) msg.names = names.slice(0, 4);
