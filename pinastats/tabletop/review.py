@@ -23,7 +23,15 @@ from pinastats.game.notation import parse_position
 from pinastats.game.why import placement_reasons, why_text
 from pinastats.tabletop.session import PlaySession
 from pinastats.tabletop.table import TableSession
-from pinastats.tabletop.words import DEFAULT, cell_name, dice_text, percent, say, seat_name
+from pinastats.tabletop.words import (
+    DEFAULT,
+    cell_name,
+    count,
+    dice_text,
+    percent,
+    say,
+    seat_name,
+)
 
 PLAYOUTS = 100
 """Play-outs per outcome position when the review grades by play-outs."""
@@ -41,19 +49,6 @@ def _grader(game: Game) -> str:
     except Exception:  # the solver cannot tell: play-outs grade
         pass
     return "playouts"
-
-
-def grader_text(evaluator: str) -> str:
-    """Which evaluator graded, in words."""
-    if evaluator == "exact":
-        return "Graded by the exact solution of this board."
-    return (f"Graded by {PLAYOUTS} play-outs of each position by the strategic agent, not by "
-            "the network that advised you.")  # fmt: skip
-
-
-def pp(x: float) -> str:
-    """A difference of chances in percentage points: ``6.1 percentage points``."""
-    return f"{100 * abs(x):.1f} percentage points"
 
 
 def _network_chances(game: Game) -> list[float]:
@@ -112,12 +107,28 @@ def _cell_words(text: str, game: Game) -> str:
     return re.sub(r"cell (\d+) \([^)]*\)", lambda m: game.coaster(int(m.group(1))).name, text)
 
 
-def _luck_words(luck: float) -> str:
+def _luck_words(luck: float, lang: str = DEFAULT) -> str:
     if abs(luck) < 0.03:
-        return "The dice were about even for you."
-    kind = "kinder" if luck > 0 else "less kind"
-    return (f"The dice were {kind} to you than average: luck {'added' if luck > 0 else 'took'} "
-            f"{pp(luck)} of chance to win in all.")  # fmt: skip
+        return say(lang, "review.luck_even")
+    key = "review.luck_kind" if luck > 0 else "review.luck_unkind"
+    return say(lang, key, luck=f"{100 * abs(luck):.1f}")
+
+
+def _decision_words(text: str, game: Game, lang: str) -> str:
+    """A decision as the record review writes it (``keep 2 2``, ``stop``, ``cell 5 (pair-2)``).
+
+    In ``lang``, the coaster by its printed name.
+    """
+    cell = re.fullmatch(r"cell (\d+) \([^)]*\)", text)
+    if cell is not None:
+        return cell_name(game, int(cell.group(1)), lang)
+    if text == "stop":
+        return say(lang, "review.stop")
+    if text == "keep none":
+        return say(lang, "keep.reroll_all")
+    if text.startswith("keep "):
+        return say(lang, "keep.label", dice=text.removeprefix("keep "))
+    return _cell_words(text, game)
 
 
 def review_play(session: PlaySession) -> dict[str, Any]:
@@ -136,47 +147,53 @@ def review_play(session: PlaySession) -> dict[str, Any]:
         evaluator = "playouts"
         review = review_game(record, seats=seats, evaluator=evaluator, playouts=PLAYOUTS, seed=0)
     labels = session.labels
+    lang = getattr(session, "lang", DEFAULT)
     games: list[Game] = []
     replay(record, visit=lambda k, g, t: games.append(g))
     games.append(final)
     turns = [g.turn for g in games]
     chances = [_network_chances(g) for g in games]
     focus = seats[0]
-    lines = [grader_text(evaluator)]
-    result = "nobody won" if final.winner is None else f"{seat_name(final.winner, labels)} won"
-    lines.append(f"The game lasted {len(games) - 1} turns and {result}.")
+    lines = [say(lang, "review.graded_exact") if evaluator == "exact"
+             else say(lang, "review.graded_playouts", n=PLAYOUTS)]  # fmt: skip
+    winner = None if final.winner is None else seat_name(final.winner, labels, lang)
+    result = (say(lang, "review.nobody_won") if winner is None
+              else say(lang, "review.won_by", who=winner))  # fmt: skip
+    lines.append(say(lang, "review.lasted", turns=count(lang, "n.turns", len(games) - 1),
+                     result=result))  # fmt: skip
     costly = []
     for s in seats:
         mine = [d for d in review.decisions if d.seat == s]
         unforced = [d for d in mine if not d.forced]
         summary = review.summary(s)
-        lines.append(
-            f"{seat_name(s, labels)}: {len(mine)} decisions, {len(unforced)} of them real "
-            f"choices; on average each real choice cost {summary.error_rate / 10:.1f} "
-            f"percentage points of chance to win (plays {summary.rating})."
-        )
-        lines.append(_luck_words(summary.luck))
+        lines.append(say(lang, "review.play_person", who=seat_name(s, labels, lang),
+                         decisions=len(mine), choices=len(unforced),
+                         cost=f"{summary.error_rate / 10:.1f}", rating=summary.rating))  # fmt: skip
+        lines.append(_luck_words(summary.luck, lang))
         costly.extend(unforced)
     worst = sorted((d for d in costly if d.loss > 0.005), key=lambda d: -d.loss)[:COSTLIEST]
     told = []
     for d in worst:
         g = games[d.turn - 1]
-        played, best = _cell_words(d.played, g), _cell_words(d.best, g)
+        played, best = _decision_words(d.played, g, lang), _decision_words(d.best, g, lang)
         cell = re.match(r"cell (\d+)", d.best)
-        why = ""
+        fields = {"turn": d.turn, "dice": " ".join(map(str, d.dice)), "played": played,
+                  "best": best, "loss": f"{100 * abs(d.loss):.1f}"}  # fmt: skip
         if d.decision == "place" and cell is not None:
-            why = f" ({why_text(placement_reasons(g, int(cell.group(1)), d.dice, labels))})"
-        told.append(f"Turn {d.turn}, with {' '.join(map(str, d.dice))}: {played} was played; "
-                    f"{best} was better by {pp(d.loss)} of chance to win{why}.")  # fmt: skip
+            why = why_text(placement_reasons(g, int(cell.group(1)), d.dice, labels))
+            told.append(say(lang, "review.play_costly_why", why=why, **fields))
+        else:
+            told.append(say(lang, "review.play_costly", **fields))
     if told:
-        lines.append("The costliest decisions:")
+        lines.append(say(lang, "review.costliest"))
         lines.extend(told)
     else:
-        lines.append("No decision cost a real chance to win.")
-    chart = _chart(turns, chances, labels, session.log, focus, DEFAULT, games[0].turn)
+        lines.append(say(lang, "review.none_costly"))
+    chart = _chart(turns, chances, labels, session.log, focus, lang, games[0].turn)
     lines.extend(chart["turning_text"])
+    by = say(lang, "review.chart_by")
     return {"evaluator": evaluator, "text": "\n".join(lines), "sentences": lines,
-            "costliest": told, "chart": chart, "chart_by": "learned network"}  # fmt: skip
+            "costliest": told, "chart": chart, "chart_by": by}  # fmt: skip
 
 
 def grade_keep(game: Game, dice: Sequence[int], rolls_left: int, kept: Sequence[int],

@@ -233,3 +233,34 @@ def test_the_record_of_a_table_game_replays_and_is_reviewed(tmp_path: Path) -> N
     from pinastats.cli.main import main
 
     assert main(["review", str(path), "--evaluator", "playouts", "--playouts", "20"]) == 0
+
+
+def test_a_game_against_the_agents_is_told_and_reviewed_in_the_language_chosen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pinastats.tabletop import review
+    from pinastats.tabletop.session import PlaySession
+
+    monkeypatch.setattr(review, "PLAYOUTS", 10)
+    s = PlaySession(["human:Ana", "strategic"], seed=3)
+    for _ in range(400):  # Ana stops at once and takes the last legal coaster
+        p = s.pending
+        if p is None:
+            break
+        if p.kind == "roll":
+            s.roll()
+        elif p.kind == "keep":
+            s.stop()
+        elif p.kind == "place":
+            s.place(p.legal[-1])
+        else:
+            s.choose(p.options[0])
+    assert s.is_over
+    english = s.log
+    carry_out(s, {"cmd": "lang", "lang": "de"})
+    assert s.log[0].startswith("Zug 1 · Ana: würfelte ")  # the same turns, told again
+    assert len(s.log) == len(english)
+    text = review.review_play(s)["text"]
+    assert text.startswith("Bewertet mit 10 ausgespielten Partien je Stellung")
+    assert f"Das Spiel dauerte {len(english)} Züge" in text
+    assert "Ana — Entscheidungen: " in text
