@@ -245,3 +245,23 @@ def test_a_whole_table_game_on_a_touch_phone(
         _stop(server)
         if other is not None:
             _stop(other)
+
+
+def test_the_page_speaks_the_browser_language_and_follows_dark_mode(browser: Any) -> None:
+    server = _serve(TableSession())
+    try:
+        seen = (("light", "nl-NL", "Mijn tafel: zet het spel op tafel klaar"),
+                ("dark", "de-AT", "Mein Tisch: das Spiel auf dem Tisch eingeben"))  # fmt: skip
+        for scheme, locale, title in seen:
+            context = browser.new_context(viewport=PHONE, locale=locale, color_scheme=scheme)
+            page = context.new_page()
+            page.set_default_timeout(STEP)
+            page.goto(f"http://127.0.0.1:{server.port}/")
+            page.wait_for_selector(f'.pina-setup h3:has-text("{title}")')
+            assert page.evaluate("document.querySelector('.pina-app').lang") == locale[:2]
+            ink = page.evaluate("getComputedStyle(document.querySelector('.pina-app')).color")
+            dark = scheme == "dark"
+            assert (ink == "rgb(232, 232, 232)") == dark, ink  # light letters on dark, or not
+            context.close()
+    finally:
+        _stop(server)
