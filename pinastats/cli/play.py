@@ -78,10 +78,11 @@ def run(args: argparse.Namespace) -> int:
                           position=start)  # fmt: skip
     board: Any = session
     if args.table:
-        from pinastats.tabletop.table import TableSession
+        from pinastats.tabletop.table import resume
 
         session.close()
-        board = TableSession(back=session.again)
+        board, kept = resume(back=session.again, happy_hour=args.happy_hour)
+        print(f"pinastats: {kept}", file=sys.stderr, flush=True)
     try:
         server = BoardServer(board, args.port, coach=not args.no_coach)
     except OSError as exc:

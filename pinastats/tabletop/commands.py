@@ -8,9 +8,12 @@ same seats with a new random seed, or a new table to set up), ``table`` ("My tab
 set up a game played with real dice, :class:`~pinastats.tabletop.table.TableSession`)
 and ``play`` (back to a game against the agents). At the table: ``setup``
 (``position``, a line of the position notation, or ``coasters``, ``tokens``,
-``to_move``, with ``names`` and ``happy_hour``), ``dice`` (the five dice rolled),
+``first``, ``to_move``, with ``names`` and ``happy_hour``), ``dice`` (the five dice rolled
+and, optionally, ``kept``: the dice kept from the roll before),
 ``place`` (``cell``), ``pass`` and ``happy`` (``face`` and, where it asks, ``option``).
-A message never names a file: the served page gets the record back as a download,
+``lang`` sets the language of the board's words (``en``, ``fr``, ``nl``, ``de``). After each
+step at a real table the game is saved (:func:`pinastats.tabletop.table.save`), when the
+session keeps one. A message never names a file: the served page gets the record back as a download,
 the notebook widget writes it to a folder fixed when the widget is made.
 
 :func:`check_message` checks a message's command, fields, types and ranges and
@@ -27,17 +30,17 @@ from pathlib import Path
 from typing import Any
 
 from pinastats.errors import PinastatsError
-from pinastats.game.notation import notation_of
 from pinastats.tabletop.session import PlaySession
-from pinastats.tabletop.table import TableSession
+from pinastats.tabletop.table import TableSession, save
+from pinastats.tabletop.words import LANGUAGES
 
 COMMANDS = ("roll", "stop", "place", "choose", "undo", "export", "review", "new", "table",
-            "play", "setup", "dice", "pass", "happy")  # fmt: skip
+            "play", "setup", "dice", "pass", "happy", "lang")  # fmt: skip
 """The commands a message may carry."""
 FIELDS: dict[str, tuple[str, ...]] = {
-    "roll": ("hold",), "place": ("cell",), "choose": ("option",), "dice": ("dice",),
-    "happy": ("face", "option"),
-    "setup": ("position", "coasters", "tokens", "to_move", "names", "happy_hour"),
+    "roll": ("hold",), "place": ("cell",), "choose": ("option",), "dice": ("dice", "kept"),
+    "happy": ("face", "option"), "lang": ("lang",),
+    "setup": ("position", "coasters", "tokens", "to_move", "names", "happy_hour", "first"),
 }  # fmt: skip
 """The fields each command takes besides ``cmd`` (the others take none)."""
 DICE = 5
@@ -137,6 +140,19 @@ def check_message(message: object, n_cells: int) -> dict[str, Any]:
             raise MessageError(f"dice: dice must be a list of {DICE} faces 1 to 6, "
                                f"got {shown(dice)}")  # fmt: skip
         checked["dice"] = list(dice)
+        if "kept" in message:
+            kept = message["kept"]
+            if (not isinstance(kept, list) or len(kept) >= DICE
+                    or not all(_whole(d) and 1 <= d <= 6 for d in kept)):  # fmt: skip
+                raise MessageError(f"dice: kept must be a list of at most {DICE - 1} faces 1 to "
+                                   f"6, got {shown(kept)}")  # fmt: skip
+            checked["kept"] = list(kept)
+    elif cmd == "lang":
+        lang = message.get("lang")
+        if not isinstance(lang, str) or lang not in LANGUAGES:
+            raise MessageError(f"lang: lang must be one of {', '.join(LANGUAGES)}, "
+                               f"got {shown(lang)}")  # fmt: skip
+        checked["lang"] = lang
     elif cmd == "happy":
         face = message.get("face")
         if not _whole(face) or not 1 <= face <= 6:  # type: ignore[operator]
@@ -186,6 +202,12 @@ def _checked_setup(message: dict[str, Any], n_cells: int) -> dict[str, Any]:
                                f"to {MAX_SEATS - 1} (at most 2 each), "
                                f"got {shown(tokens)}")  # fmt: skip
         out["tokens"] = [list(t) for t in tokens]
+    if "first" in message:
+        first = message["first"]
+        if not _whole(first) or not 0 <= first < MAX_SEATS:
+            raise MessageError(f"setup: first must be a seat 0 to {MAX_SEATS - 1}, "
+                               f"got {shown(first)}")  # fmt: skip
+        out["first"] = first
     if "to_move" in message:
         to_move = message["to_move"]
         if not _whole(to_move) or not 0 <= to_move < MAX_SEATS:
@@ -231,11 +253,17 @@ def carry_out(session: Session, message: object, *, folder: Path | None = None) 
     checked = check_message(message, session.config.layout.n_cells)
     cmd = checked["cmd"]
     try:
+        if cmd == "lang":
+            session.lang = checked["lang"]
+            if isinstance(session, TableSession):
+                save(session)
+            return Outcome()
         if cmd == "table":
-            return Outcome("My table: choose the 16 coasters (or paste a position line), "
-                           "put the tokens, name the seats.", session=TableSession(
-                               back=session.again if isinstance(session, PlaySession)
-                               else session.back))  # fmt: skip
+            return Outcome(
+                "My table: choose the 16 coasters (or paste a position line), "
+                "put the tokens, name the seats.",
+                session=_new_table(session),
+            )
         if cmd == "play":
             back = session.again if isinstance(session, PlaySession) else session.back
             if back is None:
@@ -245,10 +273,9 @@ def carry_out(session: Session, message: object, *, folder: Path | None = None) 
             if isinstance(session, PlaySession):
                 fresh = session.again()
                 return Outcome(f"A new game (seed {fresh.seed}).", session=fresh)
-            return Outcome("A new table: choose the coasters.",
-                           session=TableSession(back=session.back))  # fmt: skip
+            return Outcome("A new table: choose the coasters.", session=_new_table(session))
         if isinstance(session, TableSession):
-            return _at_table(session, checked)
+            return _at_table(session, checked, folder)
         if cmd == "roll":
             session.roll(checked["hold"])
         elif cmd == "stop":
@@ -282,14 +309,39 @@ def carry_out(session: Session, message: object, *, folder: Path | None = None) 
     return Outcome()
 
 
-def _at_table(session: TableSession, checked: dict[str, Any]) -> Outcome:
-    """A message of a game at a real table."""
+def _new_table(session: Session) -> TableSession:
+    """A table to set up, in the session's language (kept where the old table was kept).
+
+    From a game against the agents: the table game kept on disk, resumed, if there is one.
+    """
+    if isinstance(session, TableSession):
+        fresh = TableSession(back=session.back, happy_hour=session.happy_hour,
+                             autosave=session.autosave, lang=session.lang)  # fmt: skip
+        save(fresh)
+        return fresh
+    from pinastats.tabletop.table import resume
+
+    table, _ = resume(back=session.again)  # the game kept at the table, if there is one
+    table.lang = getattr(session, "lang", table.lang)
+    return table
+
+
+def _at_table(session: TableSession, checked: dict[str, Any], folder: Path | None) -> Outcome:
+    """A message of a game at a real table; the game saved after a step that changes it."""
+    outcome = _table_step(session, checked, folder)
+    if checked["cmd"] in ("setup", "dice", "place", "pass", "happy", "undo"):
+        save(session)
+    return outcome
+
+
+def _table_step(session: TableSession, checked: dict[str, Any], folder: Path | None) -> Outcome:
+    """Carry out a message of a game at a real table."""
     cmd = checked["cmd"]
     if cmd == "setup":
         fields = {k: v for k, v in checked.items() if k != "cmd"}
         session.setup(**fields)
     elif cmd == "dice":
-        session.enter_dice(checked["dice"])
+        session.enter_dice(checked["dice"], checked.get("kept"))
     elif cmd == "place":
         session.place(checked["cell"])
     elif cmd == "pass":
@@ -301,9 +353,15 @@ def _at_table(session: TableSession, checked: dict[str, Any]) -> Outcome:
     elif cmd == "export":
         if session.state is None:
             return Outcome("nothing to export yet: set the table up first")
-        text = "\n".join([*session.log, f"position: {notation_of(session.game)}"]) + "\n"
-        return Outcome("the table's log saved as pinastats-table.txt",
-                       {"filename": "pinastats-table.txt", "text": text})  # fmt: skip
+        record = session.record()
+        name = f"pinastats-table-turn{session.game.turn + 1}.jsonl"
+        if folder is None:
+            return Outcome(f"record saved as {name} (pinastats review {name})",
+                           {"filename": name, "text": record.to_json() + "\n"})  # fmt: skip
+        from pinastats.records import write_records
+
+        written = write_records(folder / name, [record])
+        return Outcome(f"record written to {written} (pinastats review {written})")
     elif cmd == "review":
         from pinastats.tabletop.review import review_table
 

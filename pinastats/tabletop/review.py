@@ -8,15 +8,15 @@ chance to win through the game (a chart, with the turning points, the biggest sw
 the three costliest decisions with the better move, and the luck in words.
 
 :func:`review_play` reviews a game played on the board against the agents (its record);
-:func:`review_table` a game at a real table (its placements: the keeps are not known
-there, only the dice of each roll).
+:func:`review_table` a game at a real table: its placements, and its keeps where the kept
+dice were entered (each graded by one call, :func:`grade_keep`), with a summary per person.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from pinastats.evaluation import Evaluator, choose
 from pinastats.game.game import Game
@@ -24,12 +24,31 @@ from pinastats.game.notation import parse_position
 from pinastats.game.why import placement_reasons, why_text
 from pinastats.tabletop.session import PlaySession
 from pinastats.tabletop.table import TableSession
-from pinastats.tabletop.words import seat_name
+from pinastats.tabletop.words import (
+    DEFAULT,
+    cell_name,
+    count,
+    dice_text,
+    percent,
+    say,
+    seat_name,
+)
 
 PLAYOUTS = 64
 """Most play-outs per outcome position that check a loss, when no exact solution grades."""
 COSTLIEST = 3
 """The decisions told, costliest first."""
+
+
+class Graded(NamedTuple):
+    """A graded decision: the grader's best option and the loss of the one played.
+
+    ``starred``: the coach starred the option played.
+    """
+
+    best: Any
+    loss: float
+    starred: bool
 
 
 def _grader(game: Game) -> tuple[Evaluator, Evaluator]:
@@ -45,19 +64,14 @@ def _grader(game: Game) -> tuple[Evaluator, Evaluator]:
     return choice.evaluator, advisor
 
 
-def grader_text(grader: Evaluator, advisor: Evaluator | None = None) -> str:
+def grader_text(grader: Evaluator, advisor: Evaluator | None = None, lang: str = DEFAULT) -> str:
     """Which evaluator graded, and against which advice, in words."""
-    text = f"Graded by {grader.label}"
+    if grader.name == "exact":
+        return say(lang, "review.graded_exact")
     if advisor is not None and advisor.name != grader.name:
-        text += (f", stronger than the coach's {advisor.label}; a move the coach starred "
-                 f"counts at most the two evaluators' measured disagreement "
-                 f"({pp(advisor.difference_error + grader.difference_error)})")  # fmt: skip
-    return text + "."
-
-
-def pp(x: float) -> str:
-    """A difference of chances in percentage points: ``6.1 percentage points``."""
-    return f"{100 * abs(x):.1f} percentage points"
+        points = f"{100 * (advisor.difference_error + grader.difference_error):.1f}"
+        return say(lang, "review.graded_over_coach", grader=grader.label, points=points)
+    return say(lang, "review.graded_by", grader=grader.label)
 
 
 def _network_chances(game: Game) -> list[float]:
@@ -80,9 +94,9 @@ def _chances(game: Game, grader: Evaluator) -> list[float]:
     return list(seats) if seats is not None else _network_chances(game)
 
 
-def _chart_by(grader: Evaluator) -> str:
-    """Who drew the chart's chances."""
-    return grader.label if grader.name == "exact" else "the learned network"
+def _chart_by(grader: Evaluator, lang: str = DEFAULT) -> str:
+    """Who drew the chart's chances: the exact solution where it graded, else the network."""
+    return say(lang, "advice.source_exact" if grader.name == "exact" else "review.chart_by")
 
 
 def _turning(series: Sequence[float], turns: Sequence[int], most: int = 2) -> list[int]:
@@ -93,20 +107,33 @@ def _turning(series: Sequence[float], turns: Sequence[int], most: int = 2) -> li
 
 
 def _chart(turns: list[int], chances: list[list[float]], labels: Sequence[str],
-           log: Sequence[str], focus: int) -> dict[str, Any]:  # fmt: skip
-    """The chart's data: each seat's chance after each turn, and the turning points."""
+           log: Sequence[str], focus: int, lang: str = DEFAULT,
+           first: int = 0) -> dict[str, Any]:  # fmt: skip
+    """The chart's data: each seat's chance after each turn, and the turning points.
+
+    ``turns[i]``: the turns played at chart point ``i`` (0: the start); ``log[j]`` tells
+    turn ``first + j + 1``, as the log numbers it; ``turning``: the turns (numbered as
+    the log) after which the chance moved most.
+    """
     series = [{"seat": s, "name": labels[s], "chances": [c[s] for c in chances]}
               for s in range(len(labels))]  # fmt: skip
-    turning = _turning([c[focus] for c in chances], turns)
+    moved = _turning([c[focus] for c in chances], turns)  # the point before each big move
     said = []
-    for t in turning:
+    for t in moved:
         i = turns.index(t)
-        line = log[t - 1] if 0 < t <= len(log) else f"Turn {t}"
+        j = t - first
+        line = log[j] if 0 <= j < len(log) else f"Turn {t + 1}"
         was, now = chances[i][focus], chances[i + 1][focus]
-        whose = "Your" if labels[focus].endswith("(you)") else f"{seat_name(focus, labels)}'s"
-        said.append(f"{line} {whose} chance went from "
-                    f"{100 * was:.0f}% to {100 * now:.0f}%.")  # fmt: skip
-    return {"turns": turns, "series": series, "turning": turning, "turning_text": said}
+        whose = ("Your" if lang == DEFAULT and labels[focus].endswith("(you)")
+                 else say(lang, "review.whose", who=seat_name(focus, labels, lang)))  # fmt: skip
+        said.append(say(lang, "review.turning", line=line, whose=whose, was=percent(was, 0),
+                        now=percent(now, 0)))  # fmt: skip
+    return {
+        "turns": turns,
+        "series": series,
+        "turning": [t + 1 for t in moved],
+        "turning_text": said,
+    }
 
 
 def _cell_words(text: str, game: Game) -> str:
@@ -114,12 +141,28 @@ def _cell_words(text: str, game: Game) -> str:
     return re.sub(r"cell (\d+) \([^)]*\)", lambda m: game.coaster(int(m.group(1))).name, text)
 
 
-def _luck_words(luck: float) -> str:
+def _luck_words(luck: float, lang: str = DEFAULT) -> str:
     if abs(luck) < 0.03:
-        return "The dice were about even for you."
-    kind = "kinder" if luck > 0 else "less kind"
-    return (f"The dice were {kind} to you than average: luck {'added' if luck > 0 else 'took'} "
-            f"{pp(luck)} of chance to win in all.")  # fmt: skip
+        return say(lang, "review.luck_even")
+    key = "review.luck_kind" if luck > 0 else "review.luck_unkind"
+    return say(lang, key, luck=f"{100 * abs(luck):.1f}")
+
+
+def _decision_words(text: str, game: Game, lang: str) -> str:
+    """A decision as the record review writes it (``keep 2 2``, ``stop``, ``cell 5 (pair-2)``).
+
+    In ``lang``, the coaster by its printed name.
+    """
+    cell = re.fullmatch(r"cell (\d+) \([^)]*\)", text)
+    if cell is not None:
+        return cell_name(game, int(cell.group(1)), lang)
+    if text == "stop":
+        return say(lang, "review.stop")
+    if text == "keep none":
+        return say(lang, "keep.reroll_all")
+    if text.startswith("keep "):
+        return say(lang, "keep.label", dice=text.removeprefix("keep "))
+    return _cell_words(text, game)
 
 
 def review_play(session: PlaySession) -> dict[str, Any]:
@@ -136,102 +179,184 @@ def review_play(session: PlaySession) -> dict[str, Any]:
                          advisor=advisor)  # fmt: skip
     evaluator = grader.name
     labels = session.labels
+    lang = getattr(session, "lang", DEFAULT)
     games: list[Game] = []
     replay(record, visit=lambda k, g, t: games.append(g))
     games.append(final)
-    turns = list(range(1, len(games) + 1))
+    turns = [g.turn for g in games]
     chances = [_chances(g, grader) for g in games]
     focus = seats[0]
-    lines = [grader_text(grader, advisor)]
-    result = "nobody won" if final.winner is None else f"{seat_name(final.winner, labels)} won"
-    lines.append(f"The game lasted {len(games) - 1} turns and {result}.")
+    lines = [grader_text(grader, advisor, lang)]
+    winner = None if final.winner is None else seat_name(final.winner, labels, lang)
+    result = (say(lang, "review.nobody_won") if winner is None
+              else say(lang, "review.won_by", who=winner))  # fmt: skip
+    lines.append(say(lang, "review.lasted", turns=count(lang, "n.turns", len(games) - 1),
+                     result=result))  # fmt: skip
     costly = []
     for s in seats:
         mine = [d for d in review.decisions if d.seat == s]
         unforced = [d for d in mine if not d.forced]
         summary = review.summary(s)
-        lines.append(
-            f"{seat_name(s, labels)}: {len(mine)} decisions, {len(unforced)} of them real "
-            f"choices; on average each real choice cost {summary.error_rate / 10:.1f} "
-            f"percentage points of chance to win (plays {summary.rating})."
-        )
-        lines.append(_luck_words(summary.luck))
+        lines.append(say(lang, "review.play_person", who=seat_name(s, labels, lang),
+                         decisions=len(mine), choices=len(unforced),
+                         cost=f"{summary.error_rate / 10:.1f}", rating=summary.rating))  # fmt: skip
+        lines.append(_luck_words(summary.luck, lang))
         costly.extend(unforced)
     worst = sorted((d for d in costly if d.loss > 0.005 and not d.advised),
                    key=lambda d: -d.loss)[:COSTLIEST]  # fmt: skip
     told = []
     for d in worst:
         g = games[d.turn - 1]
-        played, best = _cell_words(d.played, g), _cell_words(d.best, g)
+        played, best = _decision_words(d.played, g, lang), _decision_words(d.best, g, lang)
         cell = re.match(r"cell (\d+)", d.best)
-        why = ""
+        fields = {"turn": d.turn, "dice": " ".join(map(str, d.dice)), "played": played,
+                  "best": best, "loss": f"{100 * abs(d.loss):.1f}"}  # fmt: skip
         if d.decision == "place" and cell is not None:
-            why = f" ({why_text(placement_reasons(g, int(cell.group(1)), d.dice, labels))})"
-        told.append(f"Turn {d.turn}, with {' '.join(map(str, d.dice))}: {played} was played; "
-                    f"{best} was better by {pp(d.loss)} of chance to win{why}.")  # fmt: skip
+            why = why_text(placement_reasons(g, int(cell.group(1)), d.dice, labels))
+            told.append(say(lang, "review.play_costly_why", why=why, **fields))
+        else:
+            told.append(say(lang, "review.play_costly", **fields))
     if told:
-        lines.append("The costliest decisions:")
+        lines.append(say(lang, "review.costliest"))
         lines.extend(told)
     else:
-        lines.append("No decision cost a real chance to win.")
-    chart = _chart(turns, chances, labels, session.log, focus)
+        lines.append(say(lang, "review.none_costly"))
+    chart = _chart(turns, chances, labels, session.log, focus, lang, games[0].turn)
     lines.extend(chart["turning_text"])
     return {"evaluator": evaluator, "text": "\n".join(lines), "sentences": lines,
-            "costliest": told, "chart": chart, "chart_by": _chart_by(grader)}  # fmt: skip
+            "costliest": told, "chart": chart, "chart_by": _chart_by(grader, lang)}  # fmt: skip
+
+
+def grade_keep(game: Game, dice: Sequence[int], rolls_left: int, kept: Sequence[int],
+               grader: Evaluator, advisor: Evaluator | None = None) -> Graded:  # fmt: skip
+    """The best keep of ``dice`` by ``grader`` and what keeping ``kept`` lost against it.
+
+    All five kept is a stop. A keep the ``advisor`` (the coach) starred loses at most the
+    two evaluators' measured disagreement, and is marked ``starred``.
+    """
+    a = grader.advise(game, tuple(dice), rolls_left)
+    wins = {tuple(k.keep): k.win_probability for k in a.keeps}
+    best = a.keeps[0]
+    played = tuple(sorted(int(d) for d in kept))
+    loss = best.win_probability - wins.get(played, best.win_probability)
+    starred = advisor is not None and any(
+        tuple(k.keep) == played and k.best for k in advisor.advise(game, tuple(dice),
+                                                                   rolls_left).keeps)  # fmt: skip
+    return _graded(tuple(best.keep), loss, starred, grader, advisor)
+
+
+def grade_placement(game: Game, dice: Sequence[int], cell: int, grader: Evaluator,
+                    advisor: Evaluator | None = None) -> Graded:  # fmt: skip
+    """The best cell for ``dice`` by ``grader`` and what placing on ``cell`` lost against it."""
+    a = grader.advise(game, tuple(dice), 0)
+    wins = {p.cell: p.win_probability for p in a.placements}
+    best = a.placements[0]
+    starred = advisor is not None and any(
+        p.cell == cell and p.best for p in advisor.advise(game, tuple(dice), 0).placements
+    )
+    return _graded(best.cell, best.win_probability - wins[cell], starred, grader, advisor)
+
+
+def _graded(best: Any, loss: float, starred: bool, grader: Evaluator,
+            advisor: Evaluator | None) -> Graded:  # fmt: skip
+    """A graded decision; a starred one loses at most the evaluators' disagreement."""
+    if starred and advisor is not None and advisor.name != grader.name:
+        loss = min(loss, advisor.difference_error + grader.difference_error)
+    return Graded(best, loss, starred)
 
 
 def review_table(session: TableSession) -> dict[str, Any]:
-    """The review of a game at a real table: its placements graded, the chart (module doc)."""
+    """The review of a game at a real table: placements and entered keeps graded (module doc).
+
+    Each person's summary: placements, real choices among them (two legal cells or
+    more), keeps graded (those entered, and each stop with rolls left), the average
+    cost of the graded decisions in percentage points of chance to win, and how many
+    were the best. A decision the coach starred is never told as a costly one.
+    """
+    lang = session.lang
     state = session.state
     if state is None:
-        return {"evaluator": "", "text": "Set the table up and play first.", "sentences": []}
+        return {"evaluator": "", "text": say(lang, "review.set_up_first"), "sentences": []}
     labels = session.labels
     first = parse_position(state.starts[0][2])
     grader, advisor = _grader(first)
     evaluator = grader.name
-    disagreement = advisor.difference_error + grader.difference_error
+    rolls = int(first.config.rules.rolls)
     told: list[tuple[float, str]] = []
-    for line, dice, cell in state.placements:
-        game = parse_position(line)
-        legal = game.legal_cells(dice)
-        if len(legal) < 2:
+    n = first.players
+    people = [{"placements": 0, "choices": 0, "keeps": 0, "graded": 0, "best": 0, "cost": 0.0}
+              for _ in range(n)]  # fmt: skip
+    rerolls = known = 0
+    for turn in session.turns:
+        game, seat = turn.before, turn.before.to_move
+        who = seat_name(seat, labels, lang)
+        mine = people[seat]
+        decisions: list[tuple[int, tuple[int, ...]]] = [
+            (i, k) for i, k in enumerate(turn.keeps) if k is not None
+        ]
+        rerolls += len(turn.keeps)
+        known += len(decisions)
+        last = len(turn.rolls) - 1
+        if last < rolls - 1 and (turn.cell is not None or game.legal_cells(turn.rolls[-1])):
+            decisions.append((last, turn.rolls[-1]))  # stopped with rolls left: a keep of all
+        for i, kept in decisions:
+            dice = turn.rolls[i]
+            best, loss, starred = grade_keep(game, dice, rolls - 1 - i, kept, grader, advisor)
+            mine["keeps"] += 1
+            mine["graded"] += 1
+            mine["cost"] += max(loss, 0.0)
+            mine["best"] += loss <= 0.0005 or starred
+            if loss > 0.005 and not starred:
+                word = dice_text(kept) if kept else say(lang, "review.keep_nothing")
+                told.append((loss, say(lang, "review.keep_costly", turn=game.turn + 1, who=who,
+                                       dice=dice_text(dice), roll=i + 1, played=word,
+                                       best=dice_text(best) or say(lang, "review.keep_nothing"),
+                                       loss=f"{100 * loss:.1f}")))  # fmt: skip
+        if turn.cell is None:
             continue
-        a = grader.advise(game, tuple(dice), 0)
-        wins = {p.cell: p.win_probability for p in a.placements}
-        best = a.placements[0]
-        loss = best.win_probability - wins[cell]
-        starred = any(p.cell == cell and p.best
-                      for p in advisor.advise(game, tuple(dice), 0).placements)  # fmt: skip
-        if starred and advisor.name != grader.name:  # within the evaluators' disagreement
-            loss = min(loss, disagreement)
-        if starred:
+        mine["placements"] += 1
+        dice = turn.rolls[-1]
+        if len(game.legal_cells(dice)) < 2:
             continue
-        if loss > 0.005:
-            why = why_text(placement_reasons(game, best.cell, dice, labels))
-            told.append((loss, f"Turn {game.turn + 1}, {seat_name(game.to_move, labels)} with "
-                         f"{' '.join(map(str, dice))}: {game.coaster(cell).name} was played; "
-                         f"{game.coaster(best.cell).name} was better by {pp(loss)} of chance "
-                         f"to win ({why})."))  # fmt: skip
+        mine["choices"] += 1
+        best_cell, loss, starred = grade_placement(game, dice, turn.cell, grader, advisor)
+        mine["graded"] += 1
+        mine["cost"] += max(loss, 0.0)
+        mine["best"] += loss <= 0.0005 or starred
+        if loss > 0.005 and not starred:
+            why = why_text(placement_reasons(game, best_cell, dice, labels))
+            told.append((loss, say(lang, "review.place_costly", turn=game.turn + 1, who=who,
+                                   dice=dice_text(dice), played=cell_name(game, turn.cell, lang),
+                                   best=cell_name(game, best_cell, lang),
+                                   loss=f"{100 * loss:.1f}", why=why)))  # fmt: skip
     told.sort(key=lambda t: -t[0])
     games = [parse_position(s[2]) for s in state.starts]
     if state.game.is_over:
         games.append(state.game)
     chances = [_chances(g, grader) for g in games]
-    turns = list(range(1, len(games) + 1))
-    lines = [grader_text(grader, advisor) + " At a real table only the placements are graded, and "
-             "the luck of each roll is not told: the dice kept between rolls are not "
-             "entered."]  # fmt: skip
+    turns = [g.turn for g in games]  # the chart's points: after each turn, numbered as the log
+    lines = [grader_text(grader, advisor, lang),
+             say(lang, "review.table_keeps", known=known, rerolls=rerolls)]  # fmt: skip
     if state.game.is_over:
         w = state.game.winner
-        lines.append(f"The game ended and {'nobody' if w is None else seat_name(w, labels)} "
-                     "won.")  # fmt: skip
+        lines.append(say(lang, "review.ended_nobody") if w is None
+                     else say(lang, "review.ended", who=seat_name(w, labels, lang)))  # fmt: skip
+    else:
+        lines.append(say(lang, "review.not_over", turn=state.game.turn + 1))
+    for s, p in enumerate(people):
+        cost = p["cost"] / p["graded"] if p["graded"] else 0.0
+        lines.append(say(lang, "review.person", who=seat_name(s, labels, lang),
+                         placements=p["placements"], choices=p["choices"], keeps=p["keeps"],
+                         cost=f"{100 * cost:.1f}", followed=p["best"],
+                         graded=p["graded"]))  # fmt: skip
     if told:
-        lines.append("The costliest placements:")
+        lines.append(say(lang, "review.costliest"))
         lines.extend(t for _, t in told[:COSTLIEST])
     else:
-        lines.append("No placement cost a real chance to win.")
-    chart = _chart(turns, chances, labels, state.log, state.starts[0][1])
+        lines.append(say(lang, "review.none_costly"))
+    log = session.log_lines(lang)
+    chart = _chart(turns, chances, labels, log, state.starts[0][1], lang, first.turn)
     lines.extend(chart["turning_text"])
     return {"evaluator": evaluator, "text": "\n".join(lines), "sentences": lines,
             "costliest": [t for _, t in told[:COSTLIEST]], "chart": chart,
-            "chart_by": _chart_by(grader)}  # fmt: skip
+            "people": people, "chart_by": _chart_by(grader, lang)}  # fmt: skip

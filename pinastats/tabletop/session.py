@@ -184,7 +184,8 @@ class _Run:
     error: BaseException | None = None
     replayed: int = 0
     stopped: bool = False
-    log: list[str] = field(default_factory=list)
+    log: list[Any] = field(default_factory=list)
+    """Each turn told: a line, or what :func:`turn_text` tells in the session's language."""
     rng: np.random.Generator | None = None
     turn_start: tuple[Game, np.random.Generator] | None = None
     decisions: list[Any] = field(default_factory=list)
@@ -242,6 +243,8 @@ class PlaySession:
         self.seed: int = secrets.randbelow(2**31) if seed is None else int(seed)
         """The seed of the deal and the dice (drawn at random when none is given)."""
         self.config = config
+        self.lang = "en"
+        """The language of the board's words (set by the page: ``{"cmd": "lang"}``)."""
         # each agent resolved once (a bad name fails here, before any thread); None: a person
         self._seated = [None if _is_human(s) else resolve_agent(s) for s in seats]
         self.names = tuple(
@@ -314,8 +317,8 @@ class PlaySession:
         after = before.copy()
         turn = play_turn(after, _Replay(run.decisions), rng)
         run.turn_start, run.decisions = None, []
-        run.log.append(turn_text(before, after, turn.rolls, turn.keeps, turn.cell, turn.points,
-                                 turn.happy_hour, turn.happy_hour_option, self.labels))  # fmt: skip
+        run.log.append((before, after, turn.rolls, turn.keeps, turn.cell, turn.points,
+                        turn.happy_hour, turn.happy_hour_option))  # fmt: skip
 
     def _start(self, answers: list[Any]) -> None:
         from pinastats.records.record import record_game
@@ -396,7 +399,15 @@ class PlaySession:
     @property
     def log(self) -> list[str]:
         """What has happened, a line per turn: its rolls and keeps, and what was done."""
-        return [] if self._run is None else list(self._run.log)
+        if self._run is None:
+            return []
+        return [line if isinstance(line, str) else self._told(line) for line in self._run.log]
+
+    def _told(self, turn: tuple[Any, ...]) -> str:
+        """A turn of the log in words, in the session's language."""
+        before, after, rolls, keeps, cell, points, happy, option = turn
+        return turn_text(before, after, rolls, keeps, cell, points, happy, option, self.labels,
+                         self.lang)  # fmt: skip
 
     @property
     def can_undo(self) -> bool:
@@ -502,8 +513,10 @@ class PlaySession:
         A new deal, or the same starting position.
         """
         seats, happy_hour, config, position = self._spec
-        return PlaySession(seats, seed=None, happy_hour=happy_hour, config=config,
-                           position=position)  # fmt: skip
+        fresh = PlaySession(seats, seed=None, happy_hour=happy_hour, config=config,
+                            position=position)  # fmt: skip
+        fresh.lang = self.lang
+        return fresh
 
     def close(self) -> None:
         """End the game's thread (an unfinished game is dropped)."""

@@ -9,7 +9,7 @@ from typing import Any
 from pinastats.errors import PinastatsError
 from pinastats.tabletop.commands import MessageError, Session, carry_out
 from pinastats.tabletop.session import PlaySession
-from pinastats.tabletop.table import TableSession
+from pinastats.tabletop.table import resume
 from pinastats.tabletop.view import board_view
 
 STATIC = files("pinastats.tabletop") / "static"
@@ -77,7 +77,8 @@ def play(seats: Any = ("human", "coach"), *, seed: int | None = None, happy_hour
     name (``strategic``, ``coach``, ``value``, ``FILE.py:Class``), as a list or a
     comma-separated string. ``seed``: the same seed deals the same board and dice (none: a
     random seed, shown under the board). ``table``: "My table", a game at a real table
-    (set the coasters up, enter the dice rolled, the coach beside).
+    (set the coasters up, enter the dice rolled, the coach beside; the game at the table is
+    saved as it goes and resumed, as ``play --serve --table`` does).
     ``coach``: show the coach's advice before each of a person's decisions.
     ``position``: start from a position (a line of ``docs/notation.md`` or a ``Game``)
     instead of a deal.
@@ -90,5 +91,6 @@ def play(seats: Any = ("human", "coach"), *, seed: int | None = None, happy_hour
     session = PlaySession(seats, seed=seed, happy_hour=happy_hour, position=position)
     if table:
         session.close()
-        return board_widget(TableSession(back=session.again), coach=coach)
+        kept, _ = resume(back=session.again, happy_hour=happy_hour)  # the game kept, if any
+        return board_widget(kept, coach=coach)
     return board_widget(session, coach=coach)

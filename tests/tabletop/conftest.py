@@ -23,3 +23,10 @@ def browser() -> Iterator[Any]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield b
         b.close()
+
+
+@pytest.fixture(autouse=True)
+def _table_kept_in_tmp(tmp_path_factory: pytest.TempPathFactory,
+                       monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """A table game saved by a test goes to a folder of its own, never the user's."""
+    monkeypatch.setenv("PINASTATS_TABLE_DIR", str(tmp_path_factory.mktemp("table")))

@@ -26,7 +26,7 @@ def test_the_verdict_and_the_rows_in_words() -> None:
     game = parse_position(LINE)
     keeps = advice_view(game, (1, 2, 4, 4, 6), 2, ("Ana", "Ben"))
     assert keeps is not None
-    assert keeps["source"] == "the learned network, typical error ±5.2 percentage points"
+    assert keeps["source"] == "learned network, typical error ±5.2 percentage points"
     assert [k["best"] for k in keeps["keeps"]].count(True) == 1
     assert "stop: take Pair of 4s" in [k["label"] for k in keeps["keeps"]]
     assert keeps["lit"] == [3]
@@ -56,5 +56,5 @@ def test_a_kept_exact_solution_advises_and_is_named(monkeypatch: pytest.MonkeyPa
     advice = advice_view(game, (1, 2, 3, 4, 4), 0)
     assert advice is not None
     assert asked == ["exact"]
-    assert advice["source"] == "the exact solution of this board"
+    assert advice["source"] == "exact solution of this board"
     assert not advice["close"]  # no error to be within

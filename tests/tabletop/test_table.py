@@ -23,7 +23,9 @@ def test_setup_by_coasters_and_tokens_is_the_pasted_line() -> None:
         tokens[cell] = [1]
     named = ["Pair of 1s", "pair of 2s", *NAMES[2:]]  # names, ids or codes
     assert setup_line(named, tokens, 0, 2) == LINE
-    t = TableSession().setup(coasters=named, tokens=tokens, names=["Ana", " Ben  "])
+    with pytest.raises(PlayError, match="say who played first"):
+        TableSession().setup(coasters=named, tokens=tokens, names=["Ana", "Ben"])
+    t = TableSession().setup(coasters=named, tokens=tokens, names=["Ana", " Ben  "], first=0)
     assert notation_of(t.game) == notation_of(parse_position(LINE))
     assert t.labels == ("Ana", "Ben")
     view = table_view(t)
@@ -31,9 +33,9 @@ def test_setup_by_coasters_and_tokens_is_the_pasted_line() -> None:
     assert [s["text"] for s in view["seats"]] == ["7 points · 2 tokens left",
                                                   "14 points · 1 token left"]  # fmt: skip
     with pytest.raises(PlayError, match=r"coaster 3 .* is not chosen yet"):
-        TableSession().setup(coasters=["P1", "P2", "", *NAMES[3:]])
+        TableSession().setup(coasters=["P1", "P2", "", *NAMES[3:]], first=0)
     with pytest.raises(PlayError, match="coaster 1: no coaster is named"):
-        TableSession().setup(coasters=["nonsense", *NAMES[1:]])
+        TableSession().setup(coasters=["nonsense", *NAMES[1:]], first=0)
     with pytest.raises(PlayError, match="cannot be set"):
         TableSession().setup(position="pc1 nonsense")
     assert table_view(TableSession())["mode"] == "setup"
@@ -127,7 +129,12 @@ def test_the_messages_of_my_table() -> None:
     assert carry_out(table, {"cmd": "undo"}).text == ""
     exported = carry_out(table, {"cmd": "export"})
     assert exported.download is not None
-    assert exported.download["text"].endswith(f"position: {notation_of(table.game)}\n")
+    from pinastats.records.format import parse_records
+    from pinastats.records.replay import replay
+
+    record = parse_records(exported.download["text"])[0]  # a record, at any time of the game
+    assert record.start == LINE
+    assert notation_of(replay(record)) == notation_of(table.game)
     fresh = carry_out(table, {"cmd": "new"}).session
     assert isinstance(fresh, TableSession)
     assert fresh.mode == "setup"
