@@ -83,6 +83,9 @@ CAP_ENV = "PINASTATS_CACHE_SIZE"
 ORPHAN_AGE = 3600.0
 """Seconds after which a temporary file in the folder is a killed write's orphan."""
 
+STORED = "by column, byte-shuffled"
+"""How the codes are laid out in the payload (:func:`_payload`)."""
+
 _BLOCK = 1 << 20
 """Codes encoded or decoded at a time (bounds the temporary memory)."""
 
@@ -216,7 +219,7 @@ def save_table(
             "dtype": "uint16",
             "scale": SCALE,
             "nan": NAN_CODE,
-            "stored": "by column, byte-shuffled",
+            "stored": STORED,
         },
         "extra": {
             name: {"shape": list(a.shape), "dtype": a.dtype.newbyteorder("<").str}
@@ -304,6 +307,7 @@ def load_table(
     _expect("values stored as", values.get("dtype"), "uint16")
     _expect("a scale of", values.get("scale"), SCALE)
     _expect("NaN coded as", values.get("nan"), NAN_CODE)
+    _expect("values laid out", values.get("stored"), STORED)
     wanted = {name: {"shape": list(s), "dtype": d} for name, (s, d) in extra.items()}
     _expect("extra arrays", header.get("extra"), wanted)
     n = int(np.prod(shape))

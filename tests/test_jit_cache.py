@@ -341,3 +341,72 @@ def test_prune_leaves_folders_used_lately(tmp_path: Path) -> None:
         os.utime(tmp_path / name, (now - age, now - age))
     _prune(tmp_path, tmp_path / "numba-a", keep=2, now=now)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(set(ages) - {"numba-old"})
+
+
+def _commands(position: str) -> list[list[str]]:
+    """Command lines a read-only install runs, cheap ones of every kind (after ``warm-up``,
+    which compiles what every command needs)."""
+    return [
+        ["warm-up", "--quiet"],
+        ["targets", "--format", "json"],
+        ["optimal-hold", "--target", "full house"],
+        ["solve", "--position", position, "--json"],
+        ["advise", "--position", position, "--dice", "1", "2", "2", "4", "5", "--rolls-left", "1",
+         "--objective", "win", "--format", "json"],
+        ["simulate", "--agents", "random,ev", "--games", "4", "--seed", "1", "--workers", "1",
+         "--no-progress"],
+        ["cache", "--json"],
+    ]  # fmt: skip
+
+
+@pytest.mark.slow
+def test_a_read_only_install_runs_every_command_and_compiles_once(copy: Path) -> None:
+    """The package folder read-only: each command works, in its own process; a second round of
+    processes compiles nothing and solves nothing; nothing is written beside the code."""
+    from pinastats.game import Game, GameConfig, Rules
+    from pinastats.game.notation import notation_of
+
+    package, cache = copy / "pinastats", copy / "user-cache" / "pinastats"
+    position = notation_of(Game.new(config=GameConfig(rules=Rules(tokens=3)), seed=4))
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "PINASTATS_"))}
+    environ |= {"PYTHONPATH": str(copy), "XDG_CACHE_HOME": str(copy / "user-cache"),
+                "PYTHONDONTWRITEBYTECODE": "1", "OPENBLAS_NUM_THREADS": "1"}  # fmt: skip
+    script = READ_ONLY.format(package=str(package)) + (
+        "from pinastats.cli.main import main\nsys.exit(main(sys.argv[1:]))\n"
+    )
+    before = snapshot(package)
+    _read_only(package)
+    rounds: list[list[subprocess.CompletedProcess[str]]] = []
+    kernels: list[dict[str, tuple[int, int]]] = []
+    try:
+        for _ in range(2):
+            done = [
+                subprocess.run(
+                    [sys.executable, "-c", script, *argv],
+                    cwd=copy,
+                    env=environ,
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                    timeout=900,
+                )
+                for argv in _commands(position)
+            ]
+            rounds.append(done)
+            kernels.append(snapshot(cache))
+    finally:
+        _writable(package)
+    for done in rounds[0] + rounds[1]:
+        assert done.returncode == 0, f"{done.args[3:]}: {done.stderr}"
+    for done in rounds[1]:
+        assert "compiling" not in done.stderr, f"{done.args[3:]}: {done.stderr}"
+    compiled = [{k: v for k, v in s.items() if not k.startswith("tables/")} for s in kernels]
+    assert compiled[1] == compiled[0]  # the second round compiled nothing
+    tables = [{k: v[0] for k, v in s.items() if k.startswith("tables/")} for s in kernels]
+    assert len(tables[1]) == 1
+    assert tables[1] == tables[0]  # nor solved again (reading marks a table used: its time)
+    assert json.loads(rounds[0][3].stdout)["solved_now"] is True
+    assert json.loads(rounds[1][3].stdout)["solved_now"] is False
+    assert "compiled" in rounds[0][0].stdout  # the first round compiled the engine
+    assert "loaded" in rounds[1][0].stdout
+    assert snapshot(package) == before

@@ -73,7 +73,7 @@ def _mb(size: int) -> str:
 def _listing(folder: Path) -> dict[str, Any]:
     """What ``folder`` holds, as JSON."""
     from pinastats import _tables
-    from pinastats._cache import source_digest
+    from pinastats._cache import legacy_roots, source_digest
 
     current = "numba-" + source_digest()
     tables = []
@@ -98,6 +98,9 @@ def _listing(folder: Path) -> dict[str, Any]:
         for p in sorted(folder.glob("numba-*"))
     ]
     orphans = _tables.orphans(folder / "tables", now=time.time(), age=0.0)
+    legacy = [
+        {"folder": str(p), "bytes": _size(p)} for r in legacy_roots() for p in r.glob("numba-*")
+    ]
     return {
         "folder": str(folder),
         "tables": tables,
@@ -105,6 +108,7 @@ def _listing(folder: Path) -> dict[str, Any]:
         "cap_bytes": _tables.size_cap(),
         "temporary_files": len(orphans),
         "kernels": kernels,
+        "earlier_versions": legacy,
     }
 
 
@@ -186,4 +190,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"Compiled kernels: {os.path.basename(k['folder'])}{note}, {_mb(k['bytes'])}")
     if not listing["kernels"]:
         print("Compiled kernels: none kept (they compile on first use)")
+    if listing["earlier_versions"]:
+        size = _mb(sum(f["bytes"] for f in listing["earlier_versions"]))
+        print(
+            f"Earlier versions' caches beside the code: {size} "
+            "('pinastats cache --clear' removes them)"
+        )
     return 0

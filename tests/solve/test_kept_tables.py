@@ -32,14 +32,19 @@ from tests.solve.test_solver import TINY_GAMES
 CONFIG, SEED = TINY_GAMES["2x2, lines of 2, 3 tokens, 2 rolls"]
 
 
-@pytest.fixture
-def folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """A fresh cache folder (``PINASTATS_CACHE``) and a process that keeps no solution at hand."""
-    monkeypatch.setenv(_cache.CACHE_ENV, str(tmp_path))
+def use_folder(monkeypatch: pytest.MonkeyPatch, root: Path) -> Path:
+    """``root`` as the cache folder (``PINASTATS_CACHE``), no solution at hand: its tables."""
+    monkeypatch.setenv(_cache.CACHE_ENV, str(root))
     monkeypatch.delenv(_tables.CAP_ENV, raising=False)
     monkeypatch.setattr(table, "_SOLUTIONS", OrderedDict())
     monkeypatch.setattr(table, "_SAID", set())
-    return tmp_path / "tables"
+    return root / "tables"
+
+
+@pytest.fixture(name="folder")
+def fresh_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A fresh cache folder and a process that keeps no solution at hand (:func:`use_folder`)."""
+    return use_folder(monkeypatch, tmp_path)
 
 
 @pytest.fixture
