@@ -380,7 +380,7 @@ def test_a_read_only_install_runs_every_command_and_compiles_once(copy: Path) ->
     kernels: list[dict[str, tuple[int, int]]] = []
     try:
         for _ in range(2):
-            done = [
+            ran = [
                 subprocess.run(
                     [sys.executable, "-c", script, *argv],
                     cwd=copy,
@@ -392,7 +392,7 @@ def test_a_read_only_install_runs_every_command_and_compiles_once(copy: Path) ->
                 )
                 for argv in _commands(position)
             ]
-            rounds.append(done)
+            rounds.append(ran)
             kernels.append(snapshot(cache))
     finally:
         _writable(package)
