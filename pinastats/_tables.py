@@ -130,53 +130,64 @@ def encode(values: np.ndarray) -> npt.NDArray[np.uint16]:
     return codes.reshape(np.shape(values))
 
 
+def _decoded(block: npt.NDArray[np.uint16]) -> npt.NDArray[np.float32]:
+    """The chances of the codes ``block``: ``q / SCALE`` in float32, NaN for :data:`NAN_CODE`.
+
+    One rounding (a correctly rounded quotient of two exact numbers): within 2⁻²⁵.
+    """
+    part = block.astype(np.float32) / np.float32(SCALE)
+    part[block == NAN_CODE] = np.nan
+    return part
+
+
 def decode(codes: npt.NDArray[np.uint16]) -> npt.NDArray[np.float32]:
-    """The chances of the 16-bit ``codes``: ``q / SCALE`` in float32, NaN for :data:`NAN_CODE`."""
+    """The chances of the 16-bit ``codes`` (any shape), in float32 (:func:`_decoded`)."""
     flat = codes.reshape(-1)
     out = np.empty(flat.size, dtype=np.float32)
     for lo in range(0, flat.size, _BLOCK):
-        block = flat[lo : lo + _BLOCK]
-        part = block.astype(np.float32) / np.float32(SCALE)  # one rounding: within 2^-25
-        part[block == NAN_CODE] = np.nan
-        out[lo : lo + _BLOCK] = part
+        out[lo : lo + _BLOCK] = _decoded(flat[lo : lo + _BLOCK])
     return out.reshape(codes.shape)
 
 
-def _columns(codes: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint16]:
-    """``codes`` as rows of the stored order: one row per column of a table (one row if flat)."""
-    table = codes.reshape(codes.shape[0], -1) if codes.ndim else codes.reshape(1, 1)
-    return np.ascontiguousarray(table.T)
+def _as_columns(shape: tuple[int, ...]) -> tuple[int, int]:
+    """``(rows, columns)`` of a table of ``shape`` (a flat array: one column)."""
+    rows = shape[0] if shape else 1
+    return rows, int(np.prod(shape)) // max(rows, 1)
 
 
 def _payload(codes: npt.NDArray[np.uint16], extras: Mapping[str, np.ndarray]) -> np.ndarray:
     """The bytes stored: the codes column by column, low bytes then high bytes; the extras."""
     n = codes.size
+    rows, columns = _as_columns(codes.shape)
+    table = codes.reshape(rows, columns)
     arrays = [
         a.astype(a.dtype.newbyteorder("<")).reshape(-1).view(np.uint8) for a in extras.values()
     ]
     payload = np.empty(2 * n + sum(a.size for a in arrays), dtype=np.uint8)
-    pairs = _columns(codes).reshape(-1).astype("<u2", copy=False).view(np.uint8).reshape(n, 2)
-    payload[:n], payload[n : 2 * n] = pairs[:, 0], pairs[:, 1]
+    for j in range(columns):
+        for lo in range(0, rows, _BLOCK):
+            block = table[lo : lo + _BLOCK, j]
+            at = j * rows + lo
+            payload[at : at + block.size] = block & 0xFF
+            payload[n + at : n + at + block.size] = block >> 8
     at = 2 * n
     for a in arrays:
         payload[at : at + a.size], at = a, at + a.size
     return payload
 
 
-def _values(payload: memoryview, shape: tuple[int, ...]) -> npt.NDArray[np.float32]:
+def _values(payload: bytes, shape: tuple[int, ...]) -> npt.NDArray[np.float32]:
     """The chances of the codes at the start of ``payload`` (:func:`_payload`'s inverse)."""
     n = int(np.prod(shape))
+    rows, columns = _as_columns(shape)
     raw = np.frombuffer(payload, dtype=np.uint8, count=2 * n)
-    pairs = np.empty((n, 2), dtype=np.uint8)
-    pairs[:, 0], pairs[:, 1] = raw[:n], raw[n:]
-    codes = pairs.view("<u2").astype(np.uint16, copy=False).reshape(-1)
-    del pairs
-    if len(shape) < 2:
-        return decode(codes).reshape(shape)
-    rows = shape[0]
-    out = np.empty((rows, n // max(rows, 1)), dtype=np.float32)
-    for j in range(out.shape[1]):
-        out[:, j] = decode(codes[j * rows : (j + 1) * rows])
+    out = np.empty((rows, columns), dtype=np.float32)
+    for j in range(columns):
+        for lo in range(0, rows, _BLOCK):
+            at, size = j * rows + lo, min(_BLOCK, rows - lo)
+            low = raw[at : at + size].astype(np.uint16)
+            low |= raw[n + at : n + at + size].astype(np.uint16) << 8
+            out[lo : lo + size, j] = _decoded(low)
     return out.reshape(shape)
 
 
@@ -236,7 +247,8 @@ def save_table(
     raw = payload.data  # the array's bytes, not copied
     checksum = _checksum(head, raw)
     compressed = zstandard.ZstdCompressor(level=LEVEL, threads=-1).compress(raw)
-    del payload, raw
+    raw.release()
+    del payload
     with written_whole(path) as file:
         file.write(MAGIC + struct.pack("<I", len(head)) + head + checksum)
         file.write(compressed)
@@ -294,7 +306,7 @@ def load_table(
     format, the board's digest, every shape and type, the payload's length and
     the checksum; extra arrays must be chances too (in [0, 1]).
     """
-    data = memoryview(path.read_bytes())
+    data = path.read_bytes()
     header, end = _header(data)
     if len(data) < end + CHECKSUM_BYTES:
         raise TableError("truncated after its header")
@@ -315,20 +327,22 @@ def load_table(
     length = 2 * n + sum(sizes)
     _expect("a payload of bytes", header.get("payload_bytes"), length)
     try:
-        frame = data[end + CHECKSUM_BYTES :]
-        payload = zstandard.ZstdDecompressor().decompress(frame, max_output_size=length)
+        with memoryview(data) as view:  # the compressed bytes, not copied
+            frame = view[end + CHECKSUM_BYTES :]
+            payload = zstandard.ZstdDecompressor().decompress(frame, max_output_size=length)
+            frame.release()
     except zstandard.ZstdError as exc:
         raise TableError(f"its compressed values are damaged ({exc})") from None
+    del data  # the compressed bytes go before the values are decoded
     if len(payload) != length:
         raise TableError(f"truncated ({len(payload):,} of {length:,} bytes of values)")
-    if _checksum(head, payload) != bytes(checksum):
+    if _checksum(head, payload) != checksum:
         raise TableError("altered: its checksum does not match")
-    view = memoryview(payload)
-    table = _values(view, shape)
+    table = _values(payload, shape)
     arrays, at = {}, 2 * n
     for (name, (s, d)), size in zip(extra.items(), sizes, strict=True):
         array = (
-            np.frombuffer(view[at : at + size], dtype=d)
+            np.frombuffer(payload, dtype=d, count=size // np.dtype(d).itemsize, offset=at)
             .reshape(s)
             .astype(np.dtype(d).newbyteorder("="))
         )

@@ -114,16 +114,20 @@ def _about(board: SolvedBoard) -> dict[str, Any]:
     }
 
 
-def _store(board: SolvedBoard, values: Any, final_turn: Any, stats: SolveStats) -> Solution:
-    """Keep the table of ``board``; the solution as a read of it would give (the same codes).
+def _codes(values: Any) -> Any:
+    """The 16-bit codes of a solve's ``values`` (:func:`pinastats._tables.encode`)."""
+    try:
+        return _tables.encode(values)
+    except ValueError as exc:
+        raise SolveError(f"the solve of this board gave a value that is no chance: {exc}") from None
+
+
+def _store(board: SolvedBoard, codes: Any, final_turn: Any, stats: SolveStats) -> Solution:
+    """Keep the table of ``board`` (its ``codes``); the solution a read of it would give.
 
     A table that cannot be written is said in one line; the solution then
     answers from memory (``path`` None), the same values.
     """
-    try:
-        codes = _tables.encode(values)
-    except ValueError as exc:
-        raise SolveError(f"the solve of this board gave a value that is no chance: {exc}") from None
     path, kept_at = solution_path(board), None
     try:
         _tables.save_table(path, board=board.digest, solver=_source_digest()[:16], codes=codes,
@@ -211,8 +215,9 @@ def solve(
         if found is not None:
             return found
         values, final_turn, stats = solve_values(board, workers=workers, progress=progress)
-        kept = _store(board, values, final_turn, stats)
-        del values
+        codes = _codes(values)
+        del values  # the float64 table goes before the file is made
+        kept = _store(board, codes, final_turn, stats)
         _keep(kept)
         return kept
 
