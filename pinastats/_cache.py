@@ -24,9 +24,9 @@ An edit there gives a new folder: a cold cache, never a stale one (numba still
 keys each entry by its own file, the signature and the CPU).
 
 The kernels' folder is ``numba-<D>`` in the first writable root of
-:func:`cache_roots`: the user's cache folder, or ``$NUMBA_CACHE_DIR/pinastats``
-when the user set that (and not ``$PINASTATS_CACHE``); with none writable the
-kernels compile in every process. Each process marks its folder as the newest
+:func:`cache_roots`: ``$NUMBA_CACHE_DIR/pinastats`` when the user set numba's
+own setting, else the user's cache folder; with none writable the kernels
+compile in every process. Each process marks its folder as the newest
 and prunes its root: a folder beyond the :data:`KEEP` newest goes once unused
 for :data:`STALE_AFTER` seconds, so upgrades do not pile up caches and two
 installs sharing the folder do not remove each other's.
@@ -107,9 +107,7 @@ def tables_dir() -> Path:
 def cache_roots() -> list[Path]:
     """The folders that may hold ``numba-<digest>`` cache folders, in order of preference."""
     numba_dir = os.environ.get("NUMBA_CACHE_DIR", "")
-    if numba_dir and not os.environ.get(CACHE_ENV):
-        return [Path(numba_dir) / "pinastats", user_cache_dir()]
-    return [user_cache_dir()]
+    return [Path(numba_dir) / "pinastats", user_cache_dir()] if numba_dir else [user_cache_dir()]
 
 
 def legacy_roots() -> list[Path]:

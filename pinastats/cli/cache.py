@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import shutil
 import time
 from datetime import UTC, datetime
@@ -73,7 +72,7 @@ def _mb(size: int) -> str:
 def _listing(folder: Path) -> dict[str, Any]:
     """What ``folder`` holds, as JSON."""
     from pinastats import _tables
-    from pinastats._cache import legacy_roots, source_digest
+    from pinastats._cache import cache_roots, legacy_roots, source_digest, user_cache_dir
 
     current = "numba-" + source_digest()
     tables = []
@@ -93,9 +92,13 @@ def _listing(folder: Path) -> dict[str, Any]:
                 "problem": kept.problem,
             }
         )
+    roots = [folder]
+    if folder == user_cache_dir():  # numba's own NUMBA_CACHE_DIR may hold them instead
+        roots += [r for r in cache_roots() if r != folder]
     kernels = [
         {"folder": str(p), "bytes": _size(p), "current": p.name == current}
-        for p in sorted(folder.glob("numba-*"))
+        for root in roots
+        for p in sorted(root.glob("numba-*"))
     ]
     orphans = _tables.orphans(folder / "tables", now=time.time(), age=0.0)
     legacy = [
@@ -187,7 +190,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"Temporary files of unfinished writes: {listing['temporary_files']}")
     for k in listing["kernels"]:
         note = " (this version)" if k["current"] else ""
-        print(f"Compiled kernels: {os.path.basename(k['folder'])}{note}, {_mb(k['bytes'])}")
+        where = k["folder"] if Path(k["folder"]).parent != folder else Path(k["folder"]).name
+        print(f"Compiled kernels: {where}{note}, {_mb(k['bytes'])}")
     if not listing["kernels"]:
         print("Compiled kernels: none kept (they compile on first use)")
     if listing["earlier_versions"]:
