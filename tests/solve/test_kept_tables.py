@@ -269,7 +269,9 @@ def test_no_bit_flipped_anywhere_gives_other_values(folder: Path) -> None:
 def test_the_solve_command_refuses_a_spoiled_table_and_answers_right(
     folder: Path, cli: Callable[..., CliResult]
 ) -> None:
-    first = json.loads(cli("solve", "--seed", "11", "--tokens", "3", "--json").out)
+    ran = cli("solve", "--seed", "11", "--tokens", "3", "--json")
+    assert f"(about 65 MiB of memory); its table is kept in {folder} for next time" in ran.err
+    first = json.loads(ran.out)
     path = Path(first["table"])
     header, payload, checksum = _parts(path)
     n = int(np.prod(header["values"]["shape"]))
