@@ -126,8 +126,7 @@ class Solution:
 
     @property
     def dtype(self) -> np.dtype[np.floating]:
-        """float32 for a kept table (decoded from its 16-bit codes), float64 for a solve kept
-        in memory."""
+        """float32 for a kept table (its 16-bit codes decoded), float64 for one in memory."""
         return self.values.dtype
 
     @cached_property
