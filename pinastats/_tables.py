@@ -19,6 +19,7 @@ byte, then every high byte: neighbouring chances share their high byte, which
 compresses to little), then the extra arrays as they are (the last turn's
 float64 table). For the 4×4 grid that is 30 MB instead of 74 MB of float32
 (measured in docs/solved-game.md).
+
 The header names the board's digest, the solver's, every array's shape and
 type and the payload's length; the checksum is the BLAKE2b-256 digest of the
 header's bytes and of the (uncompressed) payload. :func:`load_table` checks all
