@@ -159,7 +159,7 @@ def speed(report: dict[str, Any]) -> None:
     for label, xs in runs.items():
         print(f"  {label:42s} whole process, warm: median {statistics.median(xs):.2f} s "
               f"(min {min(xs):.2f}, max {max(xs):.2f}) ({load()})")  # fmt: skip
-    from pinastats.cli.advise import load_state
+    from pinastats.cli._advice import load_state
     from pinastats.evaluation import NetworkEvaluator
 
     game = load_state(state)

@@ -1,4 +1,16 @@
-"""The folder the compiled kernels are cached in, keyed so that it is never stale (no numba here).
+"""The user's cache folder: compiled kernels, keyed so that they are never stale (no numba here).
+
+Everything pinastats keeps between runs goes under one per-user folder,
+:func:`user_cache_dir`: ``$PINASTATS_CACHE`` when set, else the platform's
+per-user cache folder (``platformdirs``: ``~/.cache/pinastats`` on Linux,
+``~/Library/Caches/pinastats`` on macOS, ``%LOCALAPPDATA%/pinastats/Cache`` on
+Windows). Nothing is written beside the code, so a read-only install works
+and compiles once per user. In that folder:
+
+* ``numba-<D>/``: the compiled kernels (and :mod:`pinastats.dice.stored`'s solved
+  turns), see below;
+* ``tables/``: the solved boards of :mod:`pinastats.solve.table`, keyed by the
+  board and the solver only (:func:`tables_dir`), so they outlive other upgrades.
 
 numba's own cache stamps each kernel with its own source file only, but a
 kernel's machine code also holds the kernels it inlines or calls from other
@@ -11,13 +23,13 @@ one folder named by a digest of all the files they are compiled from::
 An edit there gives a new folder: a cold cache, never a stale one (numba still
 keys each entry by its own file, the signature and the CPU).
 
-The folder is ``numba-<D>`` in the first writable root of :func:`cache_roots`:
-``$NUMBA_CACHE_DIR/pinastats`` when the user set it, the package's
-``__pycache__``, the per-user cache directory; with none writable the kernels
-compile in every process. Each process marks its folder as the newest and
-prunes its root to the :data:`KEEP` newest, so upgrades do not pile up caches.
-:mod:`pinastats.dice.stored` keeps solved turns in the same folder, so a
-command that finds its solution there starts without numba.
+The kernels' folder is ``numba-<D>`` in the first writable root of
+:func:`cache_roots`: ``$NUMBA_CACHE_DIR/pinastats`` when the user set numba's
+own setting, else the user's cache folder; with none writable the kernels
+compile in every process. Each process marks its folder as the newest
+and prunes its root: a folder beyond the :data:`KEEP` newest goes once unused
+for :data:`STALE_AFTER` seconds, so upgrades do not pile up caches and two
+installs sharing the folder do not remove each other's.
 """
 
 from __future__ import annotations
@@ -28,11 +40,17 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from importlib import metadata
 from pathlib import Path
 
+import platformdirs
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 """The package folder, which :data:`KERNEL_SOURCES` are relative to."""
+
+CACHE_ENV = "PINASTATS_CACHE"
+"""The environment variable naming the cache folder, in place of the platform's."""
 
 KERNEL_SOURCES = (
     "_jit.py",
@@ -46,7 +64,10 @@ KERNEL_SOURCES = (
 modules), ``_jit.py``, and the modules the kernels import constants from."""
 
 KEEP = 3
-"""How many ``numba-<digest>`` folders a cache root keeps (the newest)."""
+"""How many ``numba-<digest>`` folders a cache root keeps whatever their age (the newest)."""
+
+STALE_AFTER = 24 * 3600
+"""Seconds unused after which a kernel folder beyond the :data:`KEEP` newest is removed."""
 
 
 def kernel_sources(package: Path = PACKAGE_DIR) -> list[Path]:
@@ -68,25 +89,38 @@ def source_digest(package: Path = PACKAGE_DIR) -> str:
 
 
 def user_cache_dir() -> Path:
-    """The per-user cache folder of pinastats (as numba's ``appdirs`` names it)."""
-    home = Path.home()
-    if sys.platform == "win32":
-        local = os.environ.get("LOCALAPPDATA") or str(home / "AppData" / "Local")
-        return Path(local) / "pinastats" / "Cache"
-    if sys.platform == "darwin":
-        return home / "Library" / "Caches" / "pinastats"
-    return Path(os.environ.get("XDG_CACHE_HOME") or home / ".cache") / "pinastats"
+    """The per-user cache folder of pinastats: ``$PINASTATS_CACHE``, else the platform's.
+
+    Read anew at each call (nothing is made here).
+    """
+    given = os.environ.get(CACHE_ENV, "")
+    if given:
+        return Path(given).expanduser()
+    return Path(platformdirs.user_cache_dir("pinastats", appauthor=False))
+
+
+def tables_dir() -> Path:
+    """The folder of the solved boards' tables: ``tables/`` of :func:`user_cache_dir`."""
+    return user_cache_dir() / "tables"
 
 
 def cache_roots() -> list[Path]:
     """The folders that may hold ``numba-<digest>`` cache folders, in order of preference."""
-    user_dir = os.environ.get("NUMBA_CACHE_DIR", "")
-    roots = [PACKAGE_DIR / "__pycache__", user_cache_dir()]
-    return [Path(user_dir) / "pinastats", *roots] if user_dir else roots
+    numba_dir = os.environ.get("NUMBA_CACHE_DIR", "")
+    return [Path(numba_dir) / "pinastats", user_cache_dir()] if numba_dir else [user_cache_dir()]
 
 
-def _prune(root: Path, current: Path, keep: int = KEEP) -> None:
-    """Remove all but the ``keep`` newest cache folders of ``root``; ``current`` stays."""
+def legacy_roots() -> list[Path]:
+    """Where earlier versions cached kernels and tables: the package's own ``__pycache__``."""
+    return [PACKAGE_DIR / "__pycache__"]
+
+
+def _prune(root: Path, current: Path, keep: int = KEEP, now: float | None = None) -> None:
+    """Remove the cache folders of ``root`` beyond the ``keep`` newest unused for a while.
+
+    ``current`` stays; so does any folder used in the last :data:`STALE_AFTER`
+    seconds (another install's, sharing the folder).
+    """
 
     def mtime(folder: Path) -> float:
         try:
@@ -94,9 +128,11 @@ def _prune(root: Path, current: Path, keep: int = KEEP) -> None:
         except OSError:  # removed meanwhile by another process
             return 0.0
 
+    now = time.time() if now is None else now
     folders = sorted((p for p in root.glob("numba-*") if p != current), key=mtime, reverse=True)
     for old in folders[keep - 1 :]:
-        shutil.rmtree(old, ignore_errors=True)
+        if now - mtime(old) > STALE_AFTER:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 @functools.cache
@@ -121,8 +157,12 @@ def cache_dir() -> Path | None:
 
 
 def clear_cache() -> list[Path]:
-    """Remove the cache folders of every root and return them (the kernels recompile on use)."""
-    removed = [p for root in cache_roots() for p in root.glob("numba-*")]
+    """Remove the kernel folders of every root, and earlier versions' caches; return them.
+
+    The kernels recompile on use. The tables of ``tables/`` stay
+    (:mod:`pinastats.solve.table` removes those).
+    """
+    removed = [p for root in cache_roots() + legacy_roots() for p in root.glob("numba-*")]
     for folder in removed:
         shutil.rmtree(folder, ignore_errors=True)
     cache_dir.cache_clear()

@@ -132,7 +132,7 @@ def solve_with_progress(game: Game, workers: int | None) -> tuple[Solution, bool
     A solve checks the memory first, compiles the solver's kernels if they are
     not cached (saying so), and reports progress on stderr; any problem is one line.
     """
-    from pinastats.solve import SolvedBoard, cached, solve
+    from pinastats.solve import SolvedBoard, cached, solution_path, solve
     from pinastats.solve.solver import check_memory
 
     try:
@@ -144,7 +144,8 @@ def solve_with_progress(game: Game, workers: int | None) -> tuple[Solution, bool
         prepare_kernels()
         print(
             f"solving this board first: {board.positions:,} boards of a {board.n_cells}-cell "
-            f"layout (about {board.memory_needed() / 2**20:,.0f} MiB); kept for next time",
+            f"layout (about {board.memory_needed() / 2**20:,.0f} MiB of memory); its table is "
+            f"kept in {solution_path(board).parent} for next time",
             file=sys.stderr,
             flush=True,
         )

@@ -30,6 +30,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "pinastats.cli.ladder",
     "pinastats.cli.train",
     "pinastats.cli.warm_up",
+    "pinastats.cli.cache",
 )
 """Modules of the subcommands, in the order ``--help`` lists them."""
 

@@ -196,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
         "position_chances": list(chances),
         "to_move": game.to_move,
         "first_player": first,
-        "stored": "float32",
+        "stored": "16-bit fixed point",
         "table": solution.path,
         "solved_now": found is None,
         "seconds": None if stats is None else round(stats.seconds, 1),

@@ -16,9 +16,10 @@ Hour, three or four players, scores its tokens do not explain) is refused with
 a :class:`~pinastats.solve.board.SolveError` that says why. A query runs one
 turn DP (about 20 µs) on values read from the table.
 
-The stored table is float32: each chance is within 6e-8 of the float64 solve
-(half a unit in the last place of a number below 1), far below any difference
-a player can act on; a solve kept in memory (``store=False``) keeps float64.
+A kept table stores each chance as a 16-bit code (:mod:`pinastats._tables`) and
+is read back as float32: each chance is within 7.66e-6 of the float64 solve
+(half a step of 1/65534, and the float32 rounding), far below any difference a
+player can act on; a solve kept in memory (``store=False``) keeps float64.
 """
 
 from __future__ import annotations
@@ -125,7 +126,7 @@ class Solution:
 
     @property
     def dtype(self) -> np.dtype[np.floating]:
-        """float32 for a stored table, float64 for a solve kept in memory."""
+        """float32 for a kept table (its 16-bit codes decoded), float64 for one in memory."""
         return self.values.dtype
 
     @cached_property

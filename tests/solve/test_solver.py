@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -140,17 +139,6 @@ def test_the_index_ranks_every_board_once() -> None:
     assert len(seen) == total
 
 
-def test_a_stored_table_answers_like_the_solve_within_float32() -> None:
-    config, seed = TINY_GAMES["2x2, lines of 2, 3 tokens, 2 rolls"]
-    game = Game.new(config=config, seed=seed)
-    exact, kept = solve(game, store=False), solve(game)
-    assert kept.dtype == np.float32
-    assert exact.dtype == np.float64
-    both = ~np.isnan(exact.values)
-    assert np.max(np.abs(kept.values[both] - exact.values[both])) < 6e-8
-    assert kept.chances(game) == pytest.approx(exact.chances(game), abs=1e-7)
-
-
 def test_a_full_size_solve_is_pinned() -> None:
     """The 4x4 grid with 3 tokens a player (every layer shape of the full solve, 14,793
     boards): the digest of its table rounded to 1e-9, computed once and pinned."""
@@ -191,25 +179,6 @@ def test_a_position_of_another_board_is_refused() -> None:
     )
     with pytest.raises(SolveError, match="another board"):
         solution.chances(other)
-
-
-def test_only_the_most_recently_used_tables_stay_on_disk(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    from pinastats.solve import table
-
-    monkeypatch.setattr(table, "KEPT_ON_DISK", 2)
-    monkeypatch.setattr(table, "_folder", lambda: tmp_path)
-    monkeypatch.setattr(table, "_SOLUTIONS", type(table._SOLUTIONS)())
-    config = TINY_GAMES["2x2, lines of 2, 3 tokens, 2 rolls"][0]
-    boards = [Game.new(config=config, seed=s) for s in range(40)]
-    distinct = list({SolvedBoard.of(g).digest: g for g in boards}.values())[:3]
-    paths = [solve(g).path for g in distinct]
-    assert all(p is not None for p in paths)
-    assert Path(str(paths[0])).parent == tmp_path
-    kept = {p.stem for p in tmp_path.glob("*.json")}
-    assert len(kept) <= 2
-    assert Path(str(paths[-1])).stem in kept
 
 
 def test_each_placement_reads_the_index_of_the_board_it_makes() -> None:
