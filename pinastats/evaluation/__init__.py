@@ -12,7 +12,7 @@ its measured error (:class:`Evaluator`); ``docs/evaluation.md`` shows the table.
 >>> choose(game, "advise").evaluator.name
 'network'
 >>> choose(game, "review").evaluator.label
-'32 play-outs by value'
+'256 play-outs by value'
 """
 
 from __future__ import annotations

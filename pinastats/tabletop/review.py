@@ -15,10 +15,14 @@ dice were entered (each graded by one call, :func:`grade_keep`), with a summary 
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pinastats.evaluation import Evaluator, choose
+
+if TYPE_CHECKING:
+    from pinastats.records.review import GameReview
 from pinastats.game.game import Game
 from pinastats.game.notation import parse_position
 from pinastats.game.why import placement_reasons, why_text
@@ -34,8 +38,12 @@ from pinastats.tabletop.words import (
     seat_name,
 )
 
-PLAYOUTS = 64
+PLAYOUTS = 256
 """Most play-outs per outcome position that check a loss, when no exact solution grades."""
+_REVIEWS: weakref.WeakKeyDictionary[PlaySession, tuple[int, GameReview]] = (
+    weakref.WeakKeyDictionary()
+)
+"""The review of each session's game, by its number of turns (made once per game)."""
 COSTLIEST = 3
 """The decisions told, costliest first."""
 
@@ -175,8 +183,13 @@ def review_play(session: PlaySession) -> dict[str, Any]:
     start = parse_position(record.start) if record.start else None
     grader, advisor = _grader(final if start is None else start)
     seats = list(session.humans) or list(range(record.players))
-    review = review_game(record, seats=seats, evaluator=grader, playouts=PLAYOUTS, seed=0,
-                         advisor=advisor)  # fmt: skip
+    kept = _REVIEWS.get(session)
+    if kept is not None and kept[0] == len(record.turns):
+        review = kept[1]  # the same finished game: the page asks again in another language
+    else:
+        review = review_game(record, seats=seats, evaluator=grader, playouts=PLAYOUTS, seed=0,
+                             advisor=advisor)  # fmt: skip
+        _REVIEWS[session] = (len(record.turns), review)
     evaluator = grader.name
     labels = session.labels
     lang = getattr(session, "lang", DEFAULT)
@@ -224,7 +237,10 @@ def review_play(session: PlaySession) -> dict[str, Any]:
     chart = _chart(turns, chances, labels, session.log, focus, lang, games[0].turn)
     lines.extend(chart["turning_text"])
     return {"evaluator": evaluator, "text": "\n".join(lines), "sentences": lines,
-            "costliest": told, "chart": chart, "chart_by": _chart_by(grader, lang)}  # fmt: skip
+            "costliest": told, "chart": chart, "chart_by": _chart_by(grader, lang),
+            "decisions": [{"turn": d.turn, "seat": d.seat, "decision": d.decision,
+                           "played": d.played, "best": d.best, "loss": d.loss, "mark": d.mark,
+                           "advised": d.advised} for d in review.decisions]}  # fmt: skip
 
 
 def grade_keep(game: Game, dice: Sequence[int], rolls_left: int, kept: Sequence[int],
