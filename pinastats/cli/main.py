@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from pinastats import __version__
-from pinastats.cli._common import PROG, ArgumentParser, run_command
+from pinastats._signals import held
+from pinastats.cli._common import PROG, ArgumentParser, interrupted, run_command
 
 SUBCOMMANDS: tuple[str, ...] = (
     "pinastats.cli.optimal_hold",
@@ -48,8 +49,17 @@ def build_parser() -> ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Parse ``argv`` (default: the process arguments), run the command, return its status."""
-    args = build_parser().parse_args(argv)
+    """Parse ``argv`` (default: the process arguments), run the command, return its status.
+
+    A Ctrl-C while the subcommands are imported is held until they are
+    (:func:`pinastats._signals.held`: none is lost in an import's callback), then
+    stops the command as any Ctrl-C does: one line, exit status 130.
+    """
+    try:
+        with held():
+            args = build_parser().parse_args(argv)
+    except KeyboardInterrupt as exc:
+        return interrupted(exc)
     return run_command(args)
 
 
@@ -61,7 +71,10 @@ def run() -> NoReturn:
     left (about 0.3 s of a warm command's 2 s), only to free memory the exit
     frees anyway. Files are closed and ``atexit`` handlers run as before.
     """
-    status = main()
+    try:
+        status = main()
+    except KeyboardInterrupt as exc:  # one landing outside any command's own handling
+        status = interrupted(exc)
     sys.stdout.flush()
     gc.freeze()
     sys.exit(status)

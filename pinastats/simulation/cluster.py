@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeGuard
 
+from pinastats import _signals
 from pinastats.errors import PinastatsError
 from pinastats.simulation.chunk import ChunkSink, ChunkSpec, PlayChunk
 from pinastats.simulation.progress import _Progress
@@ -204,6 +205,7 @@ def run_client(
     last_seen = time.monotonic()
     todo = iter(specs)
     while True:
+        _signals.check()  # a Ctrl-C noted while waiting (see pinastats._signals)
         for spec in itertools.islice(todo, window - len(pending)):
             pending[client.submit(_played_on_dask, spec, play, pure=False)] = spec
         if not pending:
