@@ -95,7 +95,18 @@ def main() -> None:
     )
     parser.add_argument("--parallel", type=int, default=1, help="runs at once")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--show",
+        type=int,
+        default=0,
+        metavar="N",
+        help="print the last N stderr lines of each failed run",
+    )
     args = parser.parse_args()
+    # the runs get Ctrl-C's default action, as from a terminal, even where this script was
+    # started with it ignored (in the background by a shell script: they would inherit that)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signum = getattr(signal, "SIG" + args.signal)
     expected = 128 + signum
     before = os.getloadavg()[0]
@@ -126,6 +137,8 @@ def main() -> None:
             bad.append("a traceback on stderr")
         if bad:
             print(f"  signal at {o.after:.2f} s: {', '.join(bad)}", flush=True)
+            if args.show:
+                print("    | " + "\n    | ".join(lines[-args.show :]), flush=True)
     print(f"hangs {hangs}, wrong exit status {wrong}, wrong last line {words}, "
           f"tracebacks {noise} (of {args.runs}); load average {before:.2f} before, "
           f"{os.getloadavg()[0]:.2f} after")  # fmt: skip

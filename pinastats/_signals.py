@@ -12,7 +12,9 @@ for Ctrl-C runs. A signal still noted when the block ends is raised there.
 A second signal while one is noted raises at once: the way out of a step that
 has no safe point for a while (compiling the engine on a cold cache).
 
-Only the main thread can set handlers: elsewhere :func:`held` does nothing.
+Only the main thread can set handlers: elsewhere :func:`held` does nothing. A signal
+ignored when the block starts (``SIG_IGN``: a command started in the background by a
+shell script) stays ignored.
 """
 
 from __future__ import annotations
@@ -79,7 +81,9 @@ def held() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread() or _depth:
         yield
         return
-    before = {s: signal.signal(s, _note) for s in SIGNALS}
+    # an ignored signal stays ignored (a run started in the background by a shell script)
+    before = {s: signal.getsignal(s) for s in SIGNALS}
+    before = {s: signal.signal(s, _note) for s, h in before.items() if h != signal.SIG_IGN}
     _depth, ended = 1, False
     try:
         yield

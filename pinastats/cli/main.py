@@ -11,11 +11,13 @@ import gc
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-from pinastats import __version__
+# only what Ctrl-C needs, before it is held: everything else is imported in the held block
 from pinastats._signals import held
-from pinastats.cli._common import PROG, ArgumentParser, interrupted, run_command
+
+if TYPE_CHECKING:
+    from pinastats.cli._common import ArgumentParser
 
 SUBCOMMANDS: tuple[str, ...] = (
     "pinastats.cli.optimal_hold",
@@ -37,6 +39,9 @@ SUBCOMMANDS: tuple[str, ...] = (
 
 def build_parser() -> ArgumentParser:
     """Build the ``pinastats`` parser with every subcommand registered."""
+    from pinastats import __version__
+    from pinastats.cli._common import PROG, ArgumentParser
+
     parser = ArgumentParser(
         prog=PROG,
         description="Exact probabilities and optimal holds for the dice game Piña Coladice.",
@@ -57,10 +62,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     try:
         with held():
+            from pinastats.cli._common import run_command
+
             args = build_parser().parse_args(argv)
     except KeyboardInterrupt as exc:
-        return interrupted(exc)
+        return _interrupted(exc)
     return run_command(args)
+
+
+def _interrupted(exc: KeyboardInterrupt) -> int:
+    from pinastats.cli._common import interrupted
+
+    return interrupted(exc)
 
 
 def run() -> NoReturn:
@@ -74,7 +87,7 @@ def run() -> NoReturn:
     try:
         status = main()
     except KeyboardInterrupt as exc:  # one landing outside any command's own handling
-        status = interrupted(exc)
+        status = _interrupted(exc)
     sys.stdout.flush()
     gc.freeze()
     sys.exit(status)

@@ -65,6 +65,7 @@ import pandas as pd
 
 from pinastats._arrays import FloatArray
 from pinastats._engine import turn_tables
+from pinastats._stats import Z95, half_width
 from pinastats.agents.network import fits
 from pinastats.coach.advice import exact_values
 from pinastats.coach.outcomes import (
@@ -82,6 +83,7 @@ from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.notation import notation_of
+from pinastats.game.rules import game_points
 from pinastats.records.format import GameRecord, RecordedTurn
 from pinastats.records.replay import replay
 from pinastats.solve import cached, uncovered
@@ -99,8 +101,6 @@ CHECK_BATCH = 100
 """Checking play-outs per outcome added between two looks at the intervals."""
 DEFAULT_PLAYOUTS = 400
 """Most checking play-outs per outcome position (and the screening ones with ``"playouts"``)."""
-Z = 1.959963984540054
-"""The normal quantile of a two-sided 95% interval."""
 NETWORK_DIFFERENCE_SD = 0.033
 """The network's error on the difference of two candidates of one decision, as a standard
 deviation: the mean absolute error 0.026 measured on the position benchmark
@@ -253,7 +253,7 @@ class GameReview:
 
     def result(self, seat: int) -> float:
         """1 if ``seat`` won, 1/2 without a winner, else 0."""
-        return 0.5 if self.winner is None else float(self.winner == seat)
+        return game_points(self.winner, seat)
 
     def luck(self, seat: int) -> float:
         """The seat's luck: its rolls' luck, less its share of the others' (module docstring)."""
@@ -331,7 +331,7 @@ def error_rate(losses: FloatArray) -> tuple[float, float, float]:
     if not n:
         return math.nan, math.nan, math.nan
     mean = 1000 * float(np.mean(losses))
-    half = 1000 * Z * float(np.std(losses, ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+    half = 1000 * half_width(losses) if n > 1 else math.inf
     return mean, max(mean - half, 0.0), mean + half
 
 
@@ -522,7 +522,7 @@ def _check(view: _Turn, pending: list[_Pending], evaluator: str, playouts: int, 
         sd = NETWORK_DIFFERENCE_SD if evaluator == "network" else p.screen_se
         if not view.outcomes.undecided.size:
             sd = 0.0
-        out.append((loss, max(loss - Z * sd, 0.0), loss + Z * sd, 0))
+        out.append((loss, max(loss - Z95 * sd, 0.0), loss + Z95 * sd, 0))
     if not todo:
         return out
     runner = Playouts(view.outcomes, seed=seed, workers=workers)
@@ -533,7 +533,7 @@ def _check(view: _Turn, pending: list[_Pending], evaluator: str, playouts: int, 
         for j in todo:
             d = pending[j].best - pending[j].played
             loss = max(float(d @ mean), 0.0)
-            half = Z * standard_error(d, cov)
+            half = Z95 * standard_error(d, cov)
             out[j] = (loss, max(loss - half, 0.0), loss + half, runner.n)
             if not _clear(loss - half, loss + half):
                 open_.append(j)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 import numpy as np
 
 from pinastats import _signals
+from pinastats._executors import is_dask_client
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.dice.errors import at_least
 from pinastats.errors import PinastatsError
@@ -37,7 +38,7 @@ from pinastats.simulation.chunk import (
     stoppable,
     warm_up,
 )
-from pinastats.simulation.cluster import WORKER_TIMEOUT, is_dask_client, run_client, run_dask
+from pinastats.simulation.cluster import WORKER_TIMEOUT, run_client, run_dask
 from pinastats.simulation.limits import check_memory
 from pinastats.simulation.plan import plan_run
 from pinastats.simulation.progress import Interrupted, ProgressMode, _Progress

@@ -320,3 +320,15 @@ def test_a_ctrl_c_while_the_commands_load_exits_130_with_one_line(
     monkeypatch.setattr(cli_main, "build_parser", interrupted_build)
     assert cli_main.main(["simulate", "--agents", "random,random", "--games", "10"]) == 130
     assert capsys.readouterr().err == "pinastats: interrupted\n"
+
+
+def test_a_signal_ignored_before_the_block_stays_ignored() -> None:
+    """A run started in the background by a shell script keeps ignoring Ctrl-C."""
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with held():
+            signal.raise_signal(signal.SIGINT)
+            assert pending() is None
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)
