@@ -11,13 +11,7 @@ Fraction(347897, 7558272)
 from __future__ import annotations
 
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
-
-try:
-    __version__ = version("pinastats")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0"
 
 _LAZY = {
     "Combination": "pinastats.dice",
@@ -39,7 +33,24 @@ _LAZY = {
 __all__ = ["__version__", *sorted(_LAZY)]
 
 
+def _version() -> str:
+    """The installed package's version, looked up on first use.
+
+    importlib.metadata takes most of the time of importing pinastats, and a command
+    holds Ctrl-C only from its first line (:mod:`pinastats._signals`).
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pinastats")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0.0.0"
+
+
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        globals()["__version__"] = found = _version()
+        return found
     if name in _LAZY:
         return getattr(import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'pinastats' has no attribute {name!r}")

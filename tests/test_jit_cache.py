@@ -150,6 +150,7 @@ def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # compiles from an empty cache, twice
 def test_edits_of_other_modules_reach_the_cached_kernel(copy: Path) -> None:
     probe = copy / "pinastats" / "_engine"
     first = run(copy)

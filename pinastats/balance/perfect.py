@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from pinastats._files import read_json
+from pinastats._stats import mean_interval
 from pinastats.balance.strong import (
     AGENTS,
     BASELINE,
@@ -39,7 +40,7 @@ from pinastats.balance.strong import (
 )
 from pinastats.errors import PinastatsError
 from pinastats.game.catalogue import load_catalogue
-from pinastats.solve.survey import Z95, first_player_summary
+from pinastats.solve.survey import first_player_summary
 
 PERFECT = "perfect"
 """The name of perfect play in the tables (the ``perfect`` agent plays it)."""
@@ -206,21 +207,13 @@ def starting_scores_table(pp: PerfectPlay) -> pd.DataFrame:
             pick = s[s["starting_scores"].map(tuple) == v].set_index("board")["first_chance"]
             x = pick.reindex(boards).to_numpy()
         ok = ~np.isnan(x) & ~np.isnan(rulebook)
-        mean, half = _mean_interval(x[ok])
-        d_mean, d_half = _mean_interval(x[ok] - rulebook[ok])
+        mean, low, high = mean_interval(x[ok])
+        d_mean, d_low, d_high = mean_interval(x[ok] - rulebook[ok])
         rows.append({"starting_scores": ", ".join(map(str, v)), "boards": int(ok.sum()),
-                     "first_chance": mean, "low": mean - half, "high": mean + half,
-                     "change": d_mean, "change_low": d_mean - d_half,
-                     "change_high": d_mean + d_half, "distance": abs(mean - 0.5)})  # fmt: skip
+                     "first_chance": mean, "low": low, "high": high,
+                     "change": d_mean, "change_low": d_low,
+                     "change_high": d_high, "distance": abs(mean - 0.5)})  # fmt: skip
     return pd.DataFrame(rows)
-
-
-def _mean_interval(x: np.ndarray) -> tuple[float, float]:
-    """Mean and the half-width of its 95% normal interval (NaN below two values)."""
-    if x.size == 0:
-        return math.nan, math.nan
-    half = Z95 * float(x.std(ddof=1)) / math.sqrt(x.size) if x.size > 1 else math.nan
-    return float(x.mean()), half
 
 
 def coaster_worth(pp: PerfectPlay) -> pd.DataFrame:
@@ -240,9 +233,9 @@ def coaster_worth(pp: PerfectPlay) -> pd.DataFrame:
             per.setdefault(name, []).append(float(chance) - float(r["first_chance"]))
     rows = []
     for name, values in per.items():
-        mean, half = _mean_interval(np.array(values))
+        mean, low, high = mean_interval(values)
         rows.append({"coaster": ids.get(name, name), "name": name, "boards": len(values),
-                     "worth": mean, "low": mean - half, "high": mean + half})  # fmt: skip
+                     "worth": mean, "low": low, "high": high})  # fmt: skip
     table = pd.DataFrame(rows).sort_values("worth", ascending=False, kind="stable")
     table["rank"] = np.arange(1, len(table) + 1)
     return table.reset_index(drop=True)

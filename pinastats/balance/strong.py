@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from pinastats._files import read_json
+from pinastats._stats import Z95
 from pinastats.errors import PinastatsError
 from pinastats.game.rules import PLAYER_COUNTS
 
@@ -446,7 +447,7 @@ def happy_hour_table(sp: StrongPlay) -> pd.DataFrame:
     def share_diff(n: int, ag: str) -> str:
         p0, p1 = (_num(e, (n, ag, hh), "pina_coladice") for hh in (False, True))
         g0, g1 = (_num(e, (n, ag, hh), "games") for hh in (False, True))
-        half = 1.96 * float(np.hypot(np.sqrt(p0 * (1 - p0) / g0), np.sqrt(p1 * (1 - p1) / g1)))
+        half = Z95 * float(np.hypot(np.sqrt(p0 * (1 - p0) / g0), np.sqrt(p1 * (1 - p1) / g1)))
         return f"{100 * p0:.1f}% → {100 * p1:.1f}% ({100 * (p1 - p0):+.1f} ± {100 * half:.1f})"
 
     for n in PLAYER_COUNTS:

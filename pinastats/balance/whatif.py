@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pinastats._stats import mean_interval, wilson_interval
 from pinastats.agents.builtin import AgentError, check_plays
 from pinastats.agents.loading import resolve_agent
 from pinastats.balance.seats import check_players
@@ -33,7 +34,6 @@ from pinastats.game.config import GameConfig, check_tokens_fit
 from pinastats.game.layout import available_layouts, load_layout
 from pinastats.game.rules import EndReason, Rules
 from pinastats.simulation.runner import simulate
-from pinastats.simulation.stats import Z95, wilson_interval
 
 SKILL_PAIRS: tuple[tuple[str, str], ...] = (("strategic", "ev"), ("ev", "greedy"))
 """(stronger, weaker) agents of the heads-up skill measure."""
@@ -128,7 +128,7 @@ def measure_variant(
     res = simulate([player] * players, games, seed=seed, config=config, workers=workers)
     g = res.games
     rounds = g["rounds"].to_numpy(dtype=float)
-    half = Z95 * rounds.std(ddof=1) / np.sqrt(len(rounds)) if len(rounds) > 1 else np.nan
+    _, rounds_low, rounds_high = mean_interval(rounds)
     row: dict[str, Any] = {
         "variant": variant.name,
         "layout": variant.layout,
@@ -141,8 +141,8 @@ def measure_variant(
         "agent_note": note,
         "games": res.n_games,
         "mean_rounds": rounds.mean(),
-        "mean_rounds_low": rounds.mean() - half,
-        "mean_rounds_high": rounds.mean() + half,
+        "mean_rounds_low": rounds_low,
+        "mean_rounds_high": rounds_high,
     }
     counts = g["end_reason"].value_counts()
     for reason in END_REASONS:

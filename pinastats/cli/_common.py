@@ -108,6 +108,12 @@ def run_command(args: argparse.Namespace) -> int:
             signal.signal(signal.SIGTERM, previous)
 
 
+def interrupted(exc: KeyboardInterrupt) -> int:
+    """Say that Ctrl-C (or SIGTERM) stopped the command, in one line; its exit status."""
+    print(f"{PROG}: {str(exc) or 'interrupted'}", file=sys.stderr, flush=True)
+    return 128 + int(getattr(exc, "signum", signal.SIGINT))
+
+
 def _run(handler: Handler, args: argparse.Namespace) -> int:
     try:
         status = handler(args)
@@ -117,8 +123,7 @@ def _run(handler: Handler, args: argparse.Namespace) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (Terminated)
-        print(f"{PROG}: {str(exc) or 'interrupted'}", file=sys.stderr, flush=True)
-        return 128 + int(getattr(exc, "signum", signal.SIGINT))
+        return interrupted(exc)
     except AgentFailedError as exc:  # one's own agent raised: its traceback, then what it was asked
         print(exc.details.rstrip("\n"), file=sys.stderr)
         print(

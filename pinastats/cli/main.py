@@ -11,10 +11,13 @@ import gc
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-from pinastats import __version__
-from pinastats.cli._common import PROG, ArgumentParser, run_command
+# only what Ctrl-C needs, before it is held: everything else is imported in the held block
+from pinastats._signals import held
+
+if TYPE_CHECKING:
+    from pinastats.cli._common import ArgumentParser
 
 SUBCOMMANDS: tuple[str, ...] = (
     "pinastats.cli.optimal_hold",
@@ -37,6 +40,9 @@ SUBCOMMANDS: tuple[str, ...] = (
 
 def build_parser() -> ArgumentParser:
     """Build the ``pinastats`` parser with every subcommand registered."""
+    from pinastats import __version__
+    from pinastats.cli._common import PROG, ArgumentParser
+
     parser = ArgumentParser(
         prog=PROG,
         description="Exact probabilities and optimal holds for the dice game Piña Coladice.",
@@ -49,9 +55,26 @@ def build_parser() -> ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Parse ``argv`` (default: the process arguments), run the command, return its status."""
-    args = build_parser().parse_args(argv)
+    """Parse ``argv`` (default: the process arguments), run the command, return its status.
+
+    A Ctrl-C while the subcommands are imported is held until they are
+    (:func:`pinastats._signals.held`: none is lost in an import's callback), then
+    stops the command as any Ctrl-C does: one line, exit status 130.
+    """
+    try:
+        with held():
+            from pinastats.cli._common import run_command
+
+            args = build_parser().parse_args(argv)
+    except KeyboardInterrupt as exc:
+        return _interrupted(exc)
     return run_command(args)
+
+
+def _interrupted(exc: KeyboardInterrupt) -> int:
+    from pinastats.cli._common import interrupted
+
+    return interrupted(exc)
 
 
 def run() -> NoReturn:
@@ -62,7 +85,10 @@ def run() -> NoReturn:
     left (about 0.3 s of a warm command's 2 s), only to free memory the exit
     frees anyway. Files are closed and ``atexit`` handlers run as before.
     """
-    status = main()
+    try:
+        status = main()
+    except KeyboardInterrupt as exc:  # one landing outside any command's own handling
+        status = _interrupted(exc)
     sys.stdout.flush()
     gc.freeze()
     sys.exit(status)

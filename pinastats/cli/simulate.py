@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pinastats._files import check_output, claimed
+from pinastats._signals import holding
 from pinastats.cli._common import fail, non_negative_int, positive_int, write_json
 from pinastats.cli._summary import summary_text as summary_text
 from pinastats.errors import OutputError
@@ -226,11 +227,15 @@ def _kernel_groups(agents: Sequence[AgentProtocol]) -> list[str]:
     return groups
 
 
+@holding
 def run(args: argparse.Namespace) -> int:
     """Check the options and the outputs, play the games, print the summary and save the table.
 
     Every output is checked before the games are played and held (a lock file next
     to it) until the run ends: a second run writing the same file is refused.
+    Ctrl-C and SIGTERM are held from the first line (:func:`pinastats._signals.held`):
+    noted, then raised where the run can stop (between chunks), so that one landing
+    while the engine loads is not lost; the command exits 130 (143) with one line.
     """
     from pinastats.game.config import MAX_PLAYERS, MIN_PLAYERS
     from pinastats.simulation.limits import check_memory

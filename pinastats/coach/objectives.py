@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from pinastats._stats import mean_interval
 from pinastats.agents.advice import advise
 from pinastats.agents.builtin import Agent, AgentKind
 from pinastats.coach.advice import win_advice
@@ -68,7 +69,6 @@ COLUMNS = (
     "win_gain_se",
 )
 """The columns of :attr:`ObjectiveComparison.frame`, in order."""
-Z95 = 1.959963984540054
 MAX_DRAWS = 200
 """Turn starts drawn from one game before a new game is played for the position."""
 
@@ -187,8 +187,8 @@ class ObjectiveComparison:
             differ = ~part["agree"].astype(bool)
             k = int(differ.sum())
             low, high = wilson_interval(k, n)
-            gain = _mean_interval(part["win_gain"].to_numpy(dtype=float))
-            differ_gain = _mean_interval(part.loc[differ, "win_gain"].to_numpy(dtype=float))
+            gain = mean_interval(part["win_gain"].to_numpy(dtype=float))
+            differ_gain = mean_interval(part.loc[differ, "win_gain"].to_numpy(dtype=float))
             rows.append(
                 {"situation": name, "positions": n, "disagreements": k, "share": k / n,
                  "share_low": low, "share_high": high, "mean_gain": gain[0],
@@ -196,14 +196,6 @@ class ObjectiveComparison:
                  "differ_gain_low": differ_gain[1], "differ_gain_high": differ_gain[2]}
             )  # fmt: skip
         return pd.DataFrame(rows)
-
-
-def _mean_interval(values: np.ndarray) -> tuple[float, float, float]:
-    """The mean of ``values`` and its 95% normal interval (NaN where there are too few)."""
-    n = len(values)
-    mean = float(values.mean()) if n else math.nan
-    half = Z95 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
-    return mean, mean - half, mean + half
 
 
 def compare_objectives(

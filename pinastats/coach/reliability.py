@@ -55,7 +55,7 @@ from pinastats.dice.errors import at_least
 from pinastats.errors import PinastatsError, expect_instance
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
-from pinastats.game.rules import Rules, check_players
+from pinastats.game.rules import Rules, check_players, game_points
 from pinastats.simulation.play import play_turn, play_turn_fast
 from pinastats.simulation.stats import wilson_interval
 
@@ -193,8 +193,7 @@ def calibration_summary(results: Sequence[CalibrationResult]) -> pd.DataFrame:
 
 
 def _score(game: Game, seat: int) -> float:
-    winner = game.winner
-    return 0.5 if winner is None else float(winner == seat)
+    return game_points(game.winner, seat)
 
 
 def network_turn_probability(game: Game) -> float:

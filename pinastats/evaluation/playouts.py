@@ -20,7 +20,6 @@ from pinastats.evaluation.base import Valuation
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 
-
 STRONG_PLAYOUTS = 256
 """Play-outs per outcome from which ``value`` play-outs grade better than the network."""
 

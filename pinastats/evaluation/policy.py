@@ -16,9 +16,10 @@ the board, *My table*, ``table``,         instant     ``exact`` where the board'
                                                       the background and switch when ready.
 ``review``, the yardstick, the report     analysis    ``exact`` where it covers the game (solved
                                                       first, with progress); else play-outs by
-                                                      ``value`` (256 a way to end: stronger than
-                                                      the network that advised, measured) where a network fits; else
-                                                      ``playouts`` by ``strategic``.
+                                                      ``value`` (256 a way to end: measured
+                                                      stronger than the network that advised)
+                                                      where a network fits; else ``playouts`` by
+                                                      ``strategic``.
 the board's review at the end of a game   analysis    the same without waiting for a solve:
                                                       ``exact`` once the background solve is
                                                       done, else play-outs by ``value``.

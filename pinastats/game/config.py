@@ -16,16 +16,9 @@ from pinastats.errors import PinastatsError
 from pinastats.game.catalogue import Catalogue, load_catalogue
 from pinastats.game.layout import Layout, load_layout
 from pinastats.game.rules import PLAYER_COUNTS, Rules, check_players, players_text
+from pinastats.game.rules import VALUE_LIMIT as VALUE_LIMIT  # the bound, for setup and positions
 
 MIN_PLAYERS, MAX_PLAYERS = PLAYER_COUNTS[0], PLAYER_COUNTS[-1]
-
-VALUE_LIMIT = 10**12
-"""The largest size of a score, a starting score or a placement clock that pinastats takes.
-
-A turn adds at most a few dozen points and one placement, and a game stops after
-``Rules.max_turns`` turns, so no game comes near it; the engine's 64-bit
-integers (up to about 9.2e18) have room for millions of times more.
-"""
 
 
 def check_tokens_fit(rules: Rules, layout: Layout) -> None:
@@ -53,8 +46,8 @@ class GameConfig:
 
     A starting score at or above the target score is taken (a position file
     sets up the end of a game that way), but it triggers the end at the first
-    turn: every game of such a config lasts one round (``pinastats simulate``
-    refuses such ``--starting-scores``).
+    turn: every game of such a config lasts one round (``simulate`` and
+    ``pinastats simulate`` refuse such a config).
     """
 
     players: int = 2

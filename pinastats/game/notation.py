@@ -48,7 +48,7 @@ from pinastats.game.position import (
     game_from_position,
     rules_record,
 )
-from pinastats.game.rules import EndReason, Rules, Trigger, players_text
+from pinastats.game.rules import VALUE_LIMIT, EndReason, Rules, Trigger, players_text
 
 VERSION = "pc1"
 """The first word of every position in this notation."""
@@ -146,10 +146,16 @@ def _fail(field: str, message: str) -> NotationError:
     return NotationError(f"position notation, {field}: {message}")
 
 
-def _whole(text: str, field: str, least: int = 0) -> int:
-    if not re.fullmatch(r"-?\d+", text) or int(text) < least:
-        raise _fail(field, f"expected a whole number from {least}, got {text!r}")
-    return int(text)
+def _whole(text: str, field: str, least: int = 0, most: int | None = None) -> int:
+    """``text`` as a whole number from ``least`` to ``most`` (ASCII digits, at most 40)."""
+    allowed = f"from {least}" + ("" if most is None else f" to {most:,}")
+    if re.fullmatch(r"-?[0-9]{41,}", text):  # far beyond any bound, and slow to convert
+        raise _fail(field, f"expected a whole number {allowed}, got one of {len(text)} digits")
+    number = int(text) if re.fullmatch(r"-?[0-9]+", text) else None
+    if number is None or number < least or (most is not None and number > most):
+        shown = text if len(text) <= 60 else text[:60] + "…"
+        raise _fail(field, f"expected a whole number {allowed}, got {shown!r}")
+    return number
 
 
 def _numbers(text: str, field: str, count: int, least: int | None) -> list[int]:
@@ -326,7 +332,7 @@ def _read_options(options: Mapping[str, str | None], data: dict[str, Any], playe
     rules: dict[str, Any] = {flag: True for key, flag in _FLAGS.items() if key in options}
     for key, field in _RULE_KEYS.items():
         if key in options:
-            rules[field] = _whole(str(options[key]), key, 1)
+            rules[field] = _whole(str(options[key]), key, 1, VALUE_LIMIT)
     data["rules"] = rules  # a line gives every rule: those it leaves out are the defaults
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pinastats import _engine as E
 from pinastats.game.game import Game
 from pinastats.game.rules import EndReason, Trigger
 
@@ -40,9 +41,11 @@ def _lines(game: Game) -> list[list[int]]:
 
 
 def _open_to(game: Game, cell: int, seat: int) -> bool:
-    """A coaster the seat may still take: a free space and none of the seat's tokens."""
-    spaces = game.spaces(cell)
-    return None in spaces and seat not in spaces
+    """Whether ``seat`` may still take the coaster on ``cell``: the engine's rule.
+
+    A free space, none of the seat's tokens, a token in its reserve (``_engine.open_to``).
+    """
+    return bool(E.open_to(game.state, seat, cell))
 
 
 def _line_word(game: Game, line: Sequence[int]) -> str:

@@ -35,12 +35,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from pinastats._stats import Z95
 from pinastats.errors import PinastatsError
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 """Elo points per unit of natural-log strength (≈ 173.7): Elo = 400 · log10(odds)."""
-Z95 = 1.959963984540054
-"""The two-sided 95% normal quantile."""
 MAX_ITERATIONS = 200
 
 

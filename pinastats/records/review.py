@@ -65,6 +65,7 @@ import pandas as pd
 
 from pinastats._arrays import FloatArray
 from pinastats._engine import turn_tables
+from pinastats._stats import Z95, half_width
 from pinastats.agents.network import ValueNetworks
 from pinastats.coach.outcomes import (
     OutcomeSet,
@@ -87,6 +88,7 @@ from pinastats.evaluation import (
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.notation import notation_of
+from pinastats.game.rules import game_points
 from pinastats.records.format import GameRecord, RecordedTurn
 from pinastats.records.replay import replay
 
@@ -103,8 +105,6 @@ CHECK_BATCH = 100
 """Checking play-outs per outcome added between two looks at the intervals."""
 DEFAULT_PLAYOUTS = 400
 """Most checking play-outs per outcome position (and the screening ones with ``"playouts"``)."""
-Z = 1.959963984540054
-"""The normal quantile of a two-sided 95% interval."""
 SD_PER_MAE = math.sqrt(math.pi / 2)
 """A normal error's standard deviation per unit of mean absolute error: an evaluator's
 measured error on a difference (a mean absolute error) times this is the SD of its loss."""
@@ -270,7 +270,7 @@ class GameReview:
 
     def result(self, seat: int) -> float:
         """1 if ``seat`` won, 1/2 without a winner, else 0."""
-        return 0.5 if self.winner is None else float(self.winner == seat)
+        return game_points(self.winner, seat)
 
     def luck(self, seat: int) -> float:
         """The seat's luck: its rolls' luck, less its share of the others' (module docstring)."""
@@ -350,7 +350,7 @@ def error_rate(losses: FloatArray) -> tuple[float, float, float]:
     if not n:
         return math.nan, math.nan, math.nan
     mean = 1000 * float(np.mean(losses))
-    half = 1000 * Z * float(np.std(losses, ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+    half = 1000 * half_width(losses) if n > 1 else math.inf
     return mean, max(mean - half, 0.0), mean + half
 
 
@@ -550,7 +550,7 @@ def _check(view: _Turn, pending: list[_Pending], grader: Evaluator, playouts: in
         sd = grader.difference_error * SD_PER_MAE if grader.difference_error else p.screen_se
         if not view.outcomes.undecided.size:
             sd = 0.0
-        out.append((loss, max(loss - Z * sd, 0.0), loss + Z * sd, 0))
+        out.append((loss, max(loss - Z95 * sd, 0.0), loss + Z95 * sd, 0))
     if not todo:
         return out
     policy = grader.policy if isinstance(grader, PlayoutEvaluator) else "strategic"
@@ -563,7 +563,7 @@ def _check(view: _Turn, pending: list[_Pending], grader: Evaluator, playouts: in
         for j in todo:
             d = pending[j].best - pending[j].played
             loss = max(float(d @ mean), 0.0)
-            half = Z * standard_error(d, cov)
+            half = Z95 * standard_error(d, cov)
             out[j] = (loss, max(loss - half, 0.0), loss + half, runner.n)
             if not _clear(loss - half, loss + half):
                 open_.append(j)

@@ -41,16 +41,17 @@ import numpy as np
 import pandas as pd
 
 from pinastats._files import written_whole
+from pinastats._stats import mean_interval, wilson_interval
 from pinastats.agents import make_agent
 from pinastats.dice.errors import at_least
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.notation import notation_of
+from pinastats.game.rules import game_points
 from pinastats.records.format import RecordedTurn
 from pinastats.records.record import record_game
 from pinastats.records.replay import replay
 from pinastats.records.review import GameReview, error_rate, review_game
-from pinastats.simulation.stats import Z95, wilson_interval
 from pinastats.solve.solution import Solution
 from pinastats.solve.study import (
     STUDY_VERSION,
@@ -149,7 +150,7 @@ def study_board(
                 rng = _rng(seed, number, DUEL_SEED + o, g)
                 record = record_game(config, players, rng, start=start,
                                      game_index=number * duels + g)  # fmt: skip
-                score = 0.5 if record.winner is None else float(record.winner == seat)
+                score = game_points(record.winner, seat)
                 rows_o.append(Duel(seat, score, round(float(chances[seat]), 12)))
     study = Study(
         {a: tuple(games) for a, games in errors.items()},
@@ -279,12 +280,12 @@ def error_table(frame: pd.DataFrame) -> pd.DataFrame:
     out = []
     for agent, losses in per_game.items():
         x = np.array(losses)
-        half = Z95 * float(x.std(ddof=1)) / math.sqrt(x.size) if x.size > 1 else math.nan
+        loss, loss_low, loss_high = mean_interval(x)
         rate, low, high = error_rate(np.array(unforced[agent]))
         out.append({
             "agent": agent, "boards": boards[agent], "games": x.size,
-            "decisions": decisions[agent], "loss": float(x.mean()),
-            "loss_low": max(float(x.mean() - half), 0.0), "loss_high": float(x.mean() + half),
+            "decisions": decisions[agent], "loss": loss,
+            "loss_low": max(loss_low, 0.0), "loss_high": loss_high,
             "unforced": len(unforced[agent]), "error_rate": rate, "error_low": low,
             "error_high": high,
         })  # fmt: skip

@@ -34,6 +34,7 @@ from typing import Any, NamedTuple, TypeGuard
 import numpy as np
 
 from pinastats import _engine as E
+from pinastats import _signals
 from pinastats._arrays import IntArray
 from pinastats._engine import (
     SPACES,
@@ -169,7 +170,13 @@ def stoppable(stop: threading.Event) -> Iterator[None]:
 
 
 def check_stop() -> None:
-    """Raise :class:`RunStoppedError` if the run of the chunk this thread plays was stopped."""
+    """Raise :class:`RunStoppedError` if the run of the chunk this thread plays was stopped.
+
+    A Ctrl-C noted by :func:`pinastats._signals.held` is raised here too
+    (:class:`~pinastats._signals.Signalled`): a chunk played in the main thread stops at its
+    next turn.
+    """
+    _signals.check()
     stop: threading.Event | None = getattr(_stop, "event", None)
     if stop is not None and stop.is_set():
         raise RunStoppedError

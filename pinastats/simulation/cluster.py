@@ -10,13 +10,13 @@ from __future__ import annotations
 import itertools
 import logging
 import os
-import sys
 import time
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any
 
+from pinastats import _signals
 from pinastats.errors import PinastatsError
 from pinastats.simulation.chunk import ChunkSink, ChunkSpec, PlayChunk
 from pinastats.simulation.progress import _Progress
@@ -69,10 +69,37 @@ def _dask_logs(level: int) -> Iterator[None]:
             handler.setLevel(old)
 
 
-def is_dask_client(executor: object) -> TypeGuard[Client]:
-    """Whether ``executor`` is a ``dask.distributed.Client`` (without importing Dask)."""
-    distributed = sys.modules.get("distributed")  # a client's class is already imported
-    return distributed is not None and isinstance(executor, distributed.Client)
+class _LeftOverAllExit(logging.Filter):
+    """Drops asyncio's "Task exception was never retrieved" about Dask's own ``AllExit``.
+
+    ``future.result(timeout=...)`` gathers through tasks that raise
+    ``distributed.client.AllExit`` to stop waiting early; one left behind by a wait
+    that timed out raises it once its chunk's workers are lost, and asyncio reports
+    it, traceback and all, when the task is collected: after pinastats's own
+    one-line error. It is Dask's control flow, not an error: nothing is lost.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """False for that report only."""
+        exc = record.exc_info[1] if record.exc_info else None
+        return not (
+            exc is not None
+            and type(exc).__name__ == "AllExit"
+            and type(exc).__module__.startswith("distributed")
+        )
+
+
+_LEFT_OVER = _LeftOverAllExit()
+
+
+def quiet_left_over_tasks() -> None:
+    """Install :class:`_LeftOverAllExit` on asyncio's logger, once.
+
+    It stays: the report comes when the task is collected, perhaps after the run.
+    """
+    log = logging.getLogger("asyncio")
+    if _LEFT_OVER not in log.filters:
+        log.addFilter(_LEFT_OVER)
 
 
 def _played_on_dask(spec: ChunkSpec, play: PlayChunk) -> tuple[str, dict[str, Any]]:
@@ -198,6 +225,7 @@ def run_client(
     from dask.distributed import wait
     from distributed import KilledWorker
 
+    quiet_left_over_tasks()
     try:
         client.wait_for_workers(1, timeout=worker_timeout)
     except TimeoutError:
@@ -217,6 +245,7 @@ def run_client(
     last_seen = time.monotonic()
     todo = iter(specs)
     while True:
+        _signals.check()  # a Ctrl-C noted while waiting (see pinastats._signals)
         for spec in itertools.islice(todo, window - len(pending)):
             pending[client.submit(_played_on_dask, spec, play, pure=False)] = spec
         if not pending:

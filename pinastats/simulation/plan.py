@@ -106,6 +106,13 @@ def plan_run(
     expect_instance(config, GameConfig, "config", "GameConfig(...)")
     if players is not None and players != config.players:
         raise PinastatsError(f"players={players} disagrees with the config's {config.players}")
+    target = config.rules.target_score
+    if int(config.start_scores.max()) >= target:
+        raise PinastatsError(
+            f"starting scores {tuple(int(x) for x in config.start_scores)}: each must be from "
+            f"0 to {target - 1:,}, below the target score {target:,} (one at it ends every game "
+            "in its first round; a position may start there, a run of games may not)"
+        )
     games, seed, chunk_size = check_run(len(seats), games, seed, chunk_size, first_seat, config)
     for seat in seats:
         check_plays(seat, config)

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
 
+from pinastats import _signals
+from pinastats._executors import is_dask_client
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.dice.errors import at_least
 from pinastats.errors import PinastatsError
@@ -36,7 +38,7 @@ from pinastats.simulation.chunk import (
     stoppable,
     warm_up,
 )
-from pinastats.simulation.cluster import WORKER_TIMEOUT, is_dask_client, run_client, run_dask
+from pinastats.simulation.cluster import WORKER_TIMEOUT, run_client, run_dask
 from pinastats.simulation.limits import check_memory
 from pinastats.simulation.plan import plan_run
 from pinastats.simulation.progress import Interrupted, ProgressMode, _Progress
@@ -48,6 +50,8 @@ if TYPE_CHECKING:
 Engine = Literal["local", "dask"]
 EXECUTOR_WINDOW = 32
 """Chunks in flight on an ``executor=`` that is not a Dask client (its size is not known)."""
+WAIT = 0.1
+"""Seconds the gathering waits on a chunk before it looks for a Ctrl-C again."""
 
 
 def _keep(index: int, part: dict[str, Any]) -> dict[str, Any]:
@@ -75,15 +79,23 @@ def _gather(
     """Play the chunks on ``executor``; the parts in chunk order, and who played them.
 
     At most ``window`` chunks are in flight; leaving early (Ctrl-C, an error)
-    cancels the chunks not yet started.
+    cancels the chunks not yet started. It waits on a chunk :data:`WAIT` seconds
+    at a time, looking for a noted Ctrl-C in between (:func:`pinastats._signals.check`).
     """
     parts: list[dict[str, Any]] = []
     ran_on: set[str] = set()
     flight: deque[tuple[ChunkSpec, Future[Played]]] = deque()
 
     def take() -> None:
-        done, future = flight.popleft()
-        who, part = future.result()
+        done, future = flight[0]
+        while True:
+            _signals.check()
+            try:
+                who, part = future.result(timeout=WAIT)
+                break
+            except TimeoutError:
+                continue
+        flight.popleft()
         parts.append(sink(done.index, part))
         ran_on.add(who)
         bar.update(done.games)
@@ -121,6 +133,7 @@ def _run_local(
     if workers == 1:
         parts = []
         for spec in specs:
+            _signals.check()
             parts.append(sink(spec.index, play(spec)))
             bar.update(spec.games)
         return parts
@@ -189,8 +202,10 @@ def simulate(
     ``worker_timeout`` seconds. ``progress``: ``"bar"`` redraws a bar on
     stderr, ``"lines"`` writes a line every ``progress_every`` seconds (5), True
     picks the bar on a terminal and lines elsewhere. Runs whose per-game table
-    would not fit in memory are refused (:func:`check_memory`). Ctrl-C (or SIGTERM raised as a
-    ``KeyboardInterrupt``) raises :class:`Interrupted` with the games played.
+    would not fit in memory are refused (:func:`check_memory`). Ctrl-C or SIGTERM raises
+    :class:`Interrupted` with the games played: called from the main thread, the run holds
+    them until a safe point (:func:`pinastats._signals.held`: between chunks, or while
+    waiting for one), so none is lost in a callback.
     ``chunk_size``: games per chunk, the unit of work and of seeding (by
     default :func:`~pinastats.simulation.plan.default_chunk_size`).
 
@@ -252,23 +267,25 @@ def simulate(
     sink = _keep if chunk_sink is None else chunk_sink
     specs = plan.chunks()
     try:
-        if executor is None and (engine == "dask" or scheduler is not None):
-            parts, workers = run_dask(
-                specs, workers, scheduler, bar, worker_timeout, play, sink, warm
-            )
-            ran = "dask"
-        elif executor is None:
-            parts = _run_local(specs, workers, bar, play, sink, warm)
-            workers, ran = min(workers, len(parts)), "local"
-        elif isinstance(executor, Executor):
-            parts, workers = _run_executor(specs, executor, bar, play, sink, warm)
-            ran = type(executor).__name__
-        else:
-            where = "the Dask client's cluster"
-            parts, workers = run_client(
-                specs, executor, where, bar, worker_timeout, play, sink, warm
-            )
-            ran = "dask"
+        with _signals.held():
+            if executor is None and (engine == "dask" or scheduler is not None):
+                parts, workers = run_dask(
+                    specs, workers, scheduler, bar, worker_timeout, play, sink, warm
+                )
+                ran = "dask"
+            elif executor is None:
+                parts = _run_local(specs, workers, bar, play, sink, warm)
+                workers, ran = min(workers, len(parts)), "local"
+            elif isinstance(executor, Executor):
+                parts, workers = _run_executor(specs, executor, bar, play, sink, warm)
+                ran = type(executor).__name__
+            else:
+                where = "the Dask client's cluster"
+                parts, workers = run_client(
+                    specs, executor, where, bar, worker_timeout, play, sink, warm
+                )
+                ran = "dask"
+            _signals.check()  # a signal noted after the last chunk still stops the run
     except KeyboardInterrupt as exc:
         bar.close()
         raise Interrupted(bar.done, plan.games, getattr(exc, "signum", signal.SIGINT)) from None

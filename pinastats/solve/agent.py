@@ -19,11 +19,12 @@ import numpy as np
 
 from pinastats.agents.builtin import AgentError
 from pinastats.dice.hands import check_dice, dice_tables
+from pinastats.dice.ranking import best_keep
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.game.rules import HappyHourEffect
 from pinastats.solve.board import SolvedBoard, SolveError, uncovered
-from pinastats.solve.solution import Solution, TurnAnalysis, best_keep
+from pinastats.solve.solution import Solution, TurnAnalysis
 from pinastats.solve.table import cached, solve
 
 
@@ -85,10 +86,8 @@ class PerfectAgent:
         dice = check_dice(dice)
         turn = self._analysis(game)
         t = dice_tables()
-        h = t.hand_index(dice)
-        keeps = [int(k) for k in t.hand_keep[t.hand_keep_ptr[h] : t.hand_keep_ptr[h + 1]]]
         row = turn.keep_value[rolls_left - 1]
-        return t.keep_of(best_keep(row, keeps, t.keep_size))
+        return t.keep_of(best_keep(row, t.hand_index(dice)))  # the dice layer's keep rule
 
     def choose_placement(self, game: Game, dice: Sequence[int], rng: np.random.Generator) -> int:
         """The legal cell of the highest exact chance."""

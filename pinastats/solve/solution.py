@@ -34,8 +34,9 @@ import pandas as pd
 from pinastats import _engine as E
 from pinastats._arrays import FloatArray
 from pinastats.dice.hands import N_HANDS, TIE_TOL, check_dice, dice_tables
+from pinastats.dice.ranking import best_keep
 from pinastats.game.game import Game
-from pinastats.game.rules import Trigger
+from pinastats.game.rules import Trigger, game_points
 from pinastats.solve.board import SolvedBoard, SolveError
 from pinastats.solve.solver import SolveStats, solver_tables, turn_work
 
@@ -200,8 +201,7 @@ class Solution:
         """
         if game.is_over:
             self.position(game)  # the same board, or a clear refusal
-            winner = game.winner
-            return tuple(0.5 if winner is None else float(s == winner) for s in range(2))
+            return tuple(game_points(game.winner, s) for s in range(2))
         pos = self.position(game)
         mover_chance = self.analyse(game).value
         first = mover_chance if pos.mover == 0 else 1.0 - mover_chance
@@ -281,7 +281,7 @@ class Solution:
         h = t.hand_index(dice)
         row = turn.keep_value[rolls_left - 1]
         keeps = [int(k) for k in t.hand_keep[t.hand_keep_ptr[h] : t.hand_keep_ptr[h + 1]]]
-        best = best_keep(row, keeps, t.keep_size)
+        best = best_keep(row, h)  # the dice layer's keep rule
         chance = row[keeps]
         size = t.keep_size[keeps]
         order = np.lexsort((-size, -chance))  # by chance, then more dice, best first
@@ -320,17 +320,3 @@ class Solution:
             }
         )
         return frame.sort_values("chance", ascending=False, kind="stable").reset_index(drop=True)
-
-
-def best_keep(row: np.ndarray, keeps: Sequence[int], keep_size: np.ndarray) -> int:
-    """The keep played among ``keeps`` under values ``row``: the dice layer's keep rule.
-
-    In keep-index order, a keep replaces the best so far when it is worth more by
-    more than ``TIE_TOL``, or ties within it and keeps more dice.
-    """
-    best = keeps[0]
-    for k in keeps[1:]:
-        v, b = row[k], row[best]
-        if v > b + TIE_TOL or (v > b - TIE_TOL and keep_size[k] > keep_size[best]):
-            best = k
-    return best

@@ -37,7 +37,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from pinastats._executors import is_dask_client
 from pinastats._files import check_output, claimed, written_whole
+from pinastats._stats import Z95, half_width
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
@@ -45,9 +47,6 @@ from pinastats.solve.board import SolvedBoard, SolveError, uncovered
 from pinastats.solve.solution import Solution
 from pinastats.solve.solver import check_memory
 from pinastats.solve.table import cached, remember, solve
-
-Z95 = 1.959963984540054
-"""The normal quantile of a two-sided 95% interval."""
 
 Study = Callable[[int, Game, Solution], dict[str, Any]]
 """Work on one board while its solution is at hand: called with the board's number, its
@@ -412,8 +411,8 @@ def survey(
 
 
 def _is_dask(executor: object) -> bool:
-    """Whether ``executor`` is a ``dask.distributed`` client (by what it offers)."""
-    return hasattr(executor, "scheduler_info")
+    """Whether ``executor`` is a ``dask.distributed`` client (:func:`is_dask_client`)."""
+    return is_dask_client(executor)
 
 
 def _run(
@@ -479,7 +478,7 @@ def first_player_summary(frame: pd.DataFrame) -> dict[str, float]:
     x = frame["first_chance"].to_numpy(dtype=float)
     n = x.size
     sd = float(x.std(ddof=1)) if n > 1 else math.nan
-    half = Z95 * sd / math.sqrt(n) if n > 1 else math.nan
+    half = half_width(x)
     return {
         "boards": n,
         "mean": float(x.mean()),

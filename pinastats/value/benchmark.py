@@ -36,6 +36,7 @@ from pinastats import _engine as E
 from pinastats._arrays import FloatArray, IntArray
 from pinastats._engine import StateBatch, new_stream, stream_rng, turn_tables
 from pinastats._files import written_whole
+from pinastats._stats import mean_interval
 from pinastats.agents.builtin import make_agent
 from pinastats.agents.network import evaluate_states
 from pinastats.agents.protocol import AgentProtocol
@@ -261,9 +262,8 @@ def error_table(errors: dict[str, pd.DataFrame]) -> pd.DataFrame:
     rows = []
     for name, e in errors.items():
         x = e["error"].to_numpy()
-        se = x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else 0.0
-        row = {"agent": name, "decisions": len(x), "error_rate": x.mean(),
-               "low": x.mean() - 1.96 * se, "high": x.mean() + 1.96 * se,
+        mean, low, high = mean_interval(x)
+        row = {"agent": name, "decisions": len(x), "error_rate": mean, "low": low, "high": high,
                "best_share": float((x <= 1e-9).mean())}  # fmt: skip
         for n in PLAYER_COUNTS:
             row[f"{n}p"] = e.loc[e["players"] == n, "error"].mean()

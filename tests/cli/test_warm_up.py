@@ -87,6 +87,7 @@ def test_each_group_names_kernels_of_the_package() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # compiles from an empty cache
 def test_a_cold_cache_is_announced_once(tmp_path: Path) -> None:
     cache = tmp_path / "numba-cache"
     check = [
@@ -109,6 +110,7 @@ def test_a_cold_cache_is_announced_once(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # compiles from an empty cache
 def test_a_second_lane_compiles_beside_this_process(tmp_path: Path) -> None:
     # the dice solvers (the cheapest group) in the second process; beside them, here,
     # a group of no kernels that waits a moment

@@ -21,6 +21,7 @@ CELL_TIMEOUT = 600
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # a notebook of many cells, each allowed CELL_TIMEOUT
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PINASTATS_NOTEBOOK_SCALE", SMALL_SCALE)

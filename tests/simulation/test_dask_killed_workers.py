@@ -8,6 +8,8 @@ is played here by a stand-in client (no processes), through the command line.
 
 from __future__ import annotations
 
+import asyncio
+import gc
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -96,3 +98,43 @@ def test_workers_lost_while_loading_the_engine_are_a_clean_error(
                  "--workers", "2", "--no-progress")  # fmt: skip
     line = result.one_error_line()
     assert "lost its workers while they loaded the engine" in line
+
+
+def _left_over_task(error: Exception) -> None:
+    """A task that fails with ``error`` and is collected without anyone retrieving it."""
+
+    async def fail() -> None:
+        raise error
+
+    loop = asyncio.new_event_loop()
+    try:
+        task = loop.create_task(fail())
+        loop.run_until_complete(asyncio.sleep(0.01))  # it runs and fails
+    finally:
+        loop.close()
+    del task
+    gc.collect()  # asyncio reports it now
+
+
+def test_dasks_left_over_waits_say_nothing_after_the_error(
+    cli: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A gather that timed out leaves a task that raises Dask's ``AllExit`` once the workers
+    are gone: asyncio printed "Task exception was never retrieved" and its traceback after
+    the one-line error. Any other left-over error is still reported."""
+    from distributed.client import AllExit
+
+    client = _Client()
+    monkeypatch.setattr(cluster, "_connect", lambda workers, scheduler, level: (client, None))
+    import dask.distributed
+
+    monkeypatch.setattr(
+        dask.distributed, "wait", lambda futures, **options: _Done({futures[0]}, set(futures[1:]))
+    )
+    result = cli("simulate", "--agents", "ev,greedy", "--games", "100", "--engine", "dask",
+                 "--workers", "2", "--no-progress")  # fmt: skip
+    assert "lost every worker" in result.one_error_line()
+    _left_over_task(AllExit())
+    assert [r.getMessage() for r in caplog.records if r.name == "asyncio"] == []
+    _left_over_task(ValueError("something else"))
+    assert any("never retrieved" in r.getMessage() for r in caplog.records if r.name == "asyncio")

@@ -52,9 +52,12 @@ def test_perfect_keeps_and_places_by_the_solution() -> None:
     assert tuple(agent.choose_keep(game, dice, 2, rng)) == keeps.loc[keeps["best"], "keep"].item()
     assert keeps["chance"].is_monotonic_decreasing
     assert keeps["regret"].min() == 0.0
-    placements = solution.placements(game, dice)
-    if len(placements):
-        assert agent.choose_placement(game, dice, rng) == placements.loc[0, "cell"]
+    for dice in ((1, 1, 1, 1, 1), (1, 1, 1, 1, 3)):  # several cells open to each
+        placements = solution.placements(game, dice)
+        assert len(placements) > 1
+        best = placements["cell"].iloc[int(placements["chance"].to_numpy().argmax())]
+        assert agent.choose_placement(game, dice, rng) == best
+        assert placements.loc[placements["best"], "cell"].item() == best
 
 
 def test_the_perfect_agent_refuses_games_the_solver_does_not_cover() -> None:

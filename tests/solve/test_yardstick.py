@@ -6,6 +6,7 @@ import json
 import math
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from statistics import NormalDist
 
 import pytest
 
@@ -36,11 +37,25 @@ def test_perfect_loses_nothing_and_random_loses_most() -> None:
     assert table["agent"].iloc[0] == "perfect"  # best first
 
 
+def wilson(points: float, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of ``points`` out of ``n`` (the oracle: its textbook form)."""
+    z = NormalDist().inv_cdf(0.975)
+    p = points / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return centre - half, centre + half
+
+
 def test_head_to_head_scores_perfect_against_an_agent() -> None:
     result = head_to_head("random", boards=1, games=6, config=SMALL, seed=2)
     assert result.games == 6
-    assert result.low <= result.score <= result.high
-    assert 0.0 < result.perfect_vs_perfect < 1.0
+    points = result.score * result.games  # wins, and halves for games nobody won
+    assert points == pytest.approx(round(2 * points) / 2)
+    assert (result.low, result.high) == pytest.approx(wilson(points, result.games))
+    assert result.score > 0.5  # perfect play beats random play
+    # the seats swap every other game on the board: perfect's exact chance from the first
+    # seat and from the second add up to one, so over 6 games they average one half
+    assert result.perfect_vs_perfect == pytest.approx(0.5)
 
 
 def test_one_study_a_board_gives_every_table_the_same_on_any_executor(tmp_path: Path) -> None:

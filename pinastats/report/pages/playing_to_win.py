@@ -14,6 +14,7 @@ from functools import partial
 import numpy as np
 from matplotlib.axes import Axes
 
+from pinastats._stats import Z95
 from pinastats.report.data import Report
 from pinastats.report.designer_data import Estimate
 from pinastats.report.pages.spec import PageSpec
@@ -124,8 +125,8 @@ def example_page(report: Report, small: bool, page: Page) -> None:
     for c in ex.cells:
         choice = " and ".join(w for w, on in (("coach", c.coach), ("points", c.points_choice))
                               if on) or ""  # fmt: skip
-        low = max(c.win_probability - 1.96 * c.win_probability_se, 0.0)
-        high = min(c.win_probability + 1.96 * c.win_probability_se, 1.0)
+        low = max(c.win_probability - Z95 * c.win_probability_se, 0.0)
+        high = min(c.win_probability + Z95 * c.win_probability_se, 1.0)
         weight = "bold" if choice else None
         se, ci = (
             ("0 (exact)", "game over")
