@@ -151,10 +151,12 @@ def _load(where: str) -> ValueNetworks:
     if not Path(where).is_file():
         raise NetworkError(f"no value network file at {where} (make one with `pinastats train`)")
     try:
-        with np.load(where, allow_pickle=False) as data:
+        with open(where, "rb") as handle:  # closed here whatever np.load makes of it
+            data = np.load(handle, allow_pickle=False)
             if not hasattr(data, "files"):
                 raise ValueError("a single array, not a weights file (.npz)")
-            arrays = {k: data[k] for k in data.files}
+            with data:
+                arrays = {k: data[k] for k in data.files}
     except Exception as exc:  # a damaged file: zip, zlib, npy header or EOF errors alike
         raise NetworkError(f"the value network file {where} cannot be read: {exc}") from None
     stamp = arrays.get("version", np.array(""))

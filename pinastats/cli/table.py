@@ -110,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         game = _new_game(args.players or 2, args.seed, args.happy_hour, catalogue)
     points = ["dice", "agents", "rules"]
+    if args.objective == "win":
+        surface_networks()  # a weights file that cannot be used is refused before the game
     ensure_warm([*points, "turn", "coach", "value"] if args.objective == "win" else points)
     loop = TableLoop(game, objective=args.objective, top=args.top, out=sys.stdout)
     if sys.stdin.isatty():  # typed: line editing and history, the prompt by input()
