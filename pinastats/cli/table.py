@@ -36,11 +36,14 @@ if TYPE_CHECKING:
 
 OBJECTIVES = ("win", "points")
 PROMPT = "> "
+MAX_LINE = 1000
+"""The longest line read as a command."""
 _EXAMPLE = 'printf "dice 4 4 1 2 6\\nkeep 4 4\\ndice 4 3 1\\nplace three 4s\\n" | pinastats table'
 
 HELP = """\
-Commands (one a line; seats are players 0, 1, ... as in the advice, 1, 2, ... in position lines):
-  dice D D D D D [roll N]   the dice showing after roll N of the turn (default: the next roll);
+Commands (one a line; players are counted from 1, as in position lines):
+  dice D D D D D [roll N]   the dice showing after roll N of the turn (default: the next roll;
+                            a later roll may be named, never an earlier one);
                             after 'keep', the re-rolled dice alone will do
   keep D ...                the dice kept before the next roll ('keep' alone: re-roll all five)
   place NAME                place on a coaster: its name, code or id (e.g. 'pair of 4s', 'P4'),
@@ -191,6 +194,12 @@ class TableLoop:
             line = next(stream, None)
             if line is None:
                 break
+            line = line.rstrip("\n")
+            if len(line) > MAX_LINE:  # garbage: said in a line, never echoed back
+                refused = True
+                self.say(f"error: a line of {len(line):,} characters; a command takes at most "
+                         f"{MAX_LINE} (type 'help')")  # fmt: skip
+                continue
             words = line.split("#", 1)[0].split()
             if not words:
                 continue
@@ -224,8 +233,9 @@ class TableLoop:
         if name not in commands:
             close = difflib.get_close_matches(name, list(commands), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
+            shown = words[0] if len(words[0]) <= 40 else words[0][:40] + "…"
             raise TableError(
-                f"unknown command {words[0]!r}{hint} (commands: {', '.join(commands)}, quit)"
+                f"unknown command {shown!r}{hint} (commands: {', '.join(commands)}, quit)"
             )
         commands[name](rest)
 
@@ -283,10 +293,13 @@ class TableLoop:
         dice = tuple(sorted(check_dice(values)))
         roll = self.turn.roll + 1 if roll is None else roll
         rolls = self._rolls()
-        if not 1 <= roll <= rolls:
+        if self.turn.roll >= rolls:
+            raise TableError(f"that was roll {rolls} of {rolls}: place, pass or roll the Happy "
+                             "Hour die ('undo' takes the roll back)")  # fmt: skip
+        if not self.turn.roll < roll <= rolls:
             raise TableError(
-                f"roll {roll}: a turn has rolls 1 to {rolls}"
-                + (" (this is the last; place or pass)" if self.turn.roll == rolls else "")
+                f"roll {roll}: this turn's next roll is {self.turn.roll + 1} (up to {rolls}; "
+                "'undo' takes a roll back)"
             )
         self._save()
         self.turn = _Turn(dice=dice, roll=roll)
@@ -524,10 +537,11 @@ class TableLoop:
 
 
 def _number(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise TableError(f"{what}: expected whole numbers, got {text!r}") from None
+    """A whole number written in the digits 0-9 (no other script's digits, no sign)."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 12):
+        shown = text if len(text) <= 20 else text[:20] + "…"
+        raise TableError(f"{what}: expected whole numbers written 0-9, got {shown!r}")
+    return int(text)
 
 
 def _within(part: Sequence[int], dice: Sequence[int]) -> bool:

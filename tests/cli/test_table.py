@@ -183,3 +183,26 @@ def test_at_a_terminal_it_prompts_and_a_refused_line_is_no_failure() -> None:
     assert loop.run(["bogus\n", "position\n"], prompt=PROMPT) == 0
     assert out.getvalue().count(PROMPT) == 3  # before each line and before the end
     assert "error: unknown command 'bogus'" in out.getvalue()
+
+
+def test_rolls_only_go_forward_digits_are_0_to_9_and_garbage_is_not_echoed(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fourth roll, a roll taken again, another script's digits, a megabyte line: each
+    refused in one line, the turn unchanged."""
+    garbage = "x" * 1_000_000
+    lines = (f"dice 5 5 5 3 3 roll 3\ndice 1 2 3 4 5 roll 1\ndice 1 2 3 4 5\n"
+             f"{garbage}\n")  # fmt: skip
+    result = table(cli, monkeypatch, lines, "--position", START)
+    errors = [line for line in result.out.splitlines() if line.startswith("error:")]
+    assert len(errors) == 3, errors
+    assert "that was roll 3 of 3" in errors[0]
+    assert "that was roll 3 of 3" in errors[1]
+    assert "a line of 1,000,000 characters" in errors[2]
+    assert len(result.out) < 20_000  # the line is not written back
+    arabic = "dice ٥ 5 5 3 3\n"
+    result = table(cli, monkeypatch, arabic + "dice 5 5 5 3 3 roll 2\ndice 5 5 5 3 3 roll 1\n",
+                   "--position", START)  # fmt: skip
+    errors = [line for line in result.out.splitlines() if line.startswith("error:")]
+    assert "expected whole numbers written 0-9" in errors[0]
+    assert "this turn's next roll is 3" in errors[1]
