@@ -239,7 +239,8 @@ class Game:
     def __str__(self) -> str:
         """The board as text: each cell's combination, side, points and the seats on its spaces.
 
-        A space shows the seat number on it, or ``·`` when free, e.g. ``Full House B4/3 [1·]``.
+        A space shows the seat on it, counted from 1 as people count them, or ``·`` when free,
+        e.g. ``Full House B4/3 [1·]``; the status line counts turns and seats from 1 too.
         """
         return self.draw()
 
@@ -252,16 +253,16 @@ class Game:
             coaster = self.coaster(cell)
             side = self.side(cell)
             points = "/".join(str(p) for p in coaster.points(side))
-            seats = "".join("·" if s is None else str(s) for s in self.spaces(cell))
+            seats = "".join("·" if s is None else str(s + 1) for s in self.spaces(cell))
             grid[r][c] = f"{coaster.combination.value[:width]} {side}{points} [{seats}]"
         cell_width = max(len(t) for row in grid for t in row)
         lines = [" | ".join(t.ljust(cell_width) for t in row).rstrip() for row in grid]
-        status = f"over: {self.end_reason}" if self.is_over else f"seat {self.to_move} to move"
+        status = f"over: {self.end_reason}" if self.is_over else f"seat {self.to_move + 1} to move"
         scores = ", ".join(
-            f"seat {p}: {s} points, {r} in reserve"
+            f"seat {p + 1}: {s} points, {r} in reserve"
             for p, (s, r) in enumerate(zip(self.scores, self.reserves, strict=True))
         )
-        return "\n".join([f"turn {self.turn}, {status}; {scores}", *lines])
+        return "\n".join([f"turn {self.turn + 1}, {status}; {scores}", *lines])
 
     def _check_cell(self, cell: int) -> int:
         return whole_number(cell, "cell", 0, self.config.layout.n_cells - 1, PinastatsError)

@@ -56,7 +56,7 @@ def test_clones_play_the_same_game_from_the_same_seed() -> None:
 def test_str_draws_the_board_and_repr_names_the_game() -> None:
     game = _played(4)
     text = str(game)
-    assert f"turn {game.turn}" in text
+    assert text.startswith(f"turn {game.turn + 1}, seat {game.to_move + 1} to move")  # from 1
     assert text.count("\n") == 4  # a status line and the 4 rows
     for cell in range(16):
         assert game.coaster(cell).combination.value[:16] in text
