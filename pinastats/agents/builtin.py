@@ -24,6 +24,9 @@
 ``perfect``    plays every decision by the exact solution of the game's board
                (two players, no Happy Hour; :mod:`pinastats.solve`), solving
                the board on first use; a Python agent, not a kernel.
+``search``     ``value``'s turn with each outcome valued by the next seats'
+               whole turns (``depth`` plies, max-n, paranoid or best-reply;
+               :mod:`pinastats.agents.search`); a Python agent over kernels.
 =============  ==============================================================
 
 The kernel agents are the :class:`AgentKind` values; the Python agents
@@ -150,6 +153,7 @@ PythonAgentFactory = Callable[[str, list[tuple[str, str]]], AgentProtocol]
 PYTHON_AGENTS: dict[str, str] = {
     "coach": "pinastats.coach.agent:coach_agent",
     "perfect": "pinastats.solve.agent:perfect_agent",
+    "search": "pinastats.agents.search:search_agent",
 }
 """Named agents written in Python: name -> ``module:factory`` (imported on first use)."""
 
