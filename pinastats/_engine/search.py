@@ -96,7 +96,7 @@ class SearchSpace(NamedTuple):
         states: level ``L``'s position in row ``L`` (row ``L + 1``: the child being made).
         over: whether each row's game is over.
         remaining: plies left below each level's position (its own turn included).
-        count, n_open, index: each level's children, open cells, and the child being valued.
+        children, n_open, at: each level's children, open cells, and the child being valued.
         skip: whether a level's last child is a best-reply pass.
         cells: each level's open cells, in cell order.
         vec: ``(levels, children, n)`` each child's vector of the seats' chances.
@@ -111,9 +111,9 @@ class SearchSpace(NamedTuple):
     states: StateBatch
     over: BoolArray
     remaining: IntArray
-    count: IntArray
+    children: IntArray
     n_open: IntArray
-    index: IntArray
+    at: IntArray
     skip: BoolArray
     cells: IntArray
     vec: FloatArray
@@ -144,9 +144,9 @@ def new_search_space(
         states=state_batch(levels + 1, n_cells, players),
         over=np.zeros(levels + 1, dtype=np.bool_),
         remaining=np.zeros(levels, dtype=np.int64),
-        count=np.zeros(levels, dtype=np.int64),
+        children=np.zeros(levels, dtype=np.int64),
         n_open=np.zeros(levels, dtype=np.int64),
-        index=np.zeros(levels, dtype=np.int64),
+        at=np.zeros(levels, dtype=np.int64),
         skip=np.zeros(levels, dtype=np.bool_),
         cells=np.zeros((levels, n_cells), dtype=np.int64),
         vec=np.zeros((levels, width, players)),
@@ -199,8 +199,8 @@ def _open_node(board, space, level, remaining, variant, root):
     if skip:
         count += 1
     space.skip[level] = skip
-    space.count[level] = count
-    space.index[level] = 0
+    space.children[level] = count
+    space.at[level] = 0
     space.remaining[level] = remaining
 
 
@@ -301,7 +301,7 @@ def _solve_node(board, tables, work, space, level, variant, root):
                       t.hand_as_keep, keep)  # fmt: skip
         space.result[level, s] = keep[_EMPTY_KEEP]
     if space.skip[level]:
-        j = space.count[level] - 1
+        j = space.children[level] - 1
         if vec[j, root] < space.result[level, root] - TIE_TOL:
             for s in range(n):
                 space.result[level, s] = vec[j, s]
@@ -324,16 +324,16 @@ def _search(params, board, tables, work, space, depth, variant, root, out):
     _open_node(board, space, 0, depth, variant, root)
     level = 0
     while True:
-        i = space.index[level]
-        if i < space.count[level]:
+        i = space.at[level]
+        if i < space.children[level]:
             remaining = space.remaining[level] - 1
-            if space.skip[level] and i == space.count[level] - 1:
+            if space.skip[level] and i == space.children[level] - 1:
                 remaining += 1  # a best-reply pass hands the same ply on
             _make_child(params, board, work, space, level, i)
             if space.over[level + 1] or remaining == 0:
                 _leaf(board, _row(states, level + 1), space.over[level + 1], work.net,
                       space.vec[level, i], space.counts)  # fmt: skip
-                space.index[level] = i + 1
+                space.at[level] = i + 1
             else:
                 level += 1
                 _open_node(board, space, level, remaining, variant, root)
@@ -344,10 +344,10 @@ def _search(params, board, tables, work, space, depth, variant, root, out):
                     out[s] = space.result[0, s]
                 return
             level -= 1
-            j = space.index[level]
+            j = space.at[level]
             for s in range(out.shape[0]):
                 space.vec[level, j, s] = space.result[level + 1, s]
-            space.index[level] = j + 1
+            space.at[level] = j + 1
 
 
 @jit

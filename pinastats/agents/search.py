@@ -134,8 +134,15 @@ class Searcher:
         """The variant's kernel code."""
         return VARIANTS.index(self.variant)
 
+    def _check(self, plies: int, root: int) -> None:
+        if not 0 <= plies <= self.depth:
+            raise SearchError(f"plies must be 0 to this searcher's depth {self.depth}, got {plies}")
+        if not 0 <= root < self.config.players:
+            raise SearchError(f"root must be a seat 0 to {self.config.players - 1}, got {root}")
+
     def position(self, state: E.GameState, plies: int, root: int) -> FloatArray:
         """Each seat's chance from ``state`` by ``plies`` plies guarding ``root`` (0: network)."""
+        self._check(plies, root)
         out = np.zeros(self.config.players)
         E.search_position(_PARAMS, self.config.board, state, turn_tables(self.config.rules.rolls),
                           self.work, self.space, plies, self.code, root, out)  # fmt: skip
@@ -143,6 +150,7 @@ class Searcher:
 
     def positions(self, states: E.StateBatch, plies: int, root: int) -> FloatArray:
         """``(N, n)``: :meth:`position` of each state of a batch."""
+        self._check(plies, root)
         out = np.zeros((len(states), self.config.players))
         E.search_batch(_PARAMS, self.config.board, states, turn_tables(self.config.rules.rolls),
                        self.work, self.space, plies, self.code, root, out)  # fmt: skip
