@@ -9,11 +9,11 @@ values. The variants and their tie rules are those of
 :mod:`pinastats._engine.search`; ``paranoid`` and ``best-reply`` guard the mover
 of the turn whose outcomes are valued.
 
-Measured error (``benchmarks/bench_search.py accuracy``; two-player solved
-boards 76–79, the turn starts of 100 graded games on each, every way each turn
-can end valued exactly): :data:`SEARCH_ERROR` for a chance and
-:data:`SEARCH_DIFFERENCE_ERROR` for the difference between two ways of one
-turn, beside the network's on the same positions.
+Measured error (``benchmarks/bench_search.py accuracy --boards 76,77 --depths 2 3``;
+two of the test boards of ``docs/value.md``'s exact-label runs, 100 labelled turn
+starts on each, every way each turn can end valued exactly): :data:`SEARCH_ERROR`
+for a chance and :data:`SEARCH_DIFFERENCE_ERROR` for the difference between two
+ways of one turn, beside the network's on the same positions.
 """
 
 from __future__ import annotations
@@ -32,11 +32,13 @@ from pinastats.agents.search import (
 )
 from pinastats.coach.outcomes import CoachError, OutcomeSet
 
-SEARCH_ERROR = 0.033
-"""Mean absolute error of :func:`search_values` (depth 2, max-n) on a chance to win, against the
-exact chances of two-player solved boards (the network's on the same positions: 0.035)."""
-SEARCH_DIFFERENCE_ERROR = 0.040
-"""Its mean error on the difference between two ways of ending one turn (the network's: 0.043)."""
+SEARCH_ERROR = 0.027
+"""Mean absolute error of :func:`search_values` (depth 2) on a chance to win, against the exact
+chances of two-player solved boards: 2,287 outcome positions of 200 turns on boards 76 and 77
+(the network's on the same positions: 0.032; depth 3: 0.019)."""
+SEARCH_DIFFERENCE_ERROR = 0.030
+"""Its mean error on the difference from the exactly best way of ending one turn, on the same 200
+turns (the network's: 0.042; depth 3: 0.019)."""
 
 
 def search_values(
