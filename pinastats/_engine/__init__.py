@@ -24,6 +24,8 @@ Modules, from the bottom up (each imports only those above it in this list)::
     memo        prepared turns keyed by what they read
     decide      _prepare_turn (turn DP), _choose_keep, _pick_cell, _best_happy_hour,
                 _win_values (the value agent's outcome positions by the network)
+    search      _search: several plies of whole turns over the network (max-n,
+                paranoid, best-reply), SearchSpace
     turn        _turn_dice -> _turn_ending -> _turn_finish; _finish_turn from Python
     playout     _policy_turn, _play_to_end, _rollout_cell, _agent_turn, _play_outs
                 (to the end or truncated at the network), _label_positions
@@ -119,6 +121,14 @@ from pinastats._engine.rules import _placement_points as placement_points
 from pinastats._engine.rules import _roll as roll
 from pinastats._engine.rules import _start_game as start_game
 from pinastats._engine.rules import _winning_line as winning_line
+from pinastats._engine.search import BEST_REPLY as SEARCH_BEST_REPLY
+from pinastats._engine.search import MAX_DEPTH as SEARCH_MAX_DEPTH
+from pinastats._engine.search import MAXN as SEARCH_MAXN
+from pinastats._engine.search import PARANOID as SEARCH_PARANOID
+from pinastats._engine.search import VARIANTS as SEARCH_VARIANTS
+from pinastats._engine.search import SearchSpace, new_search_space
+from pinastats._engine.search import _search_batch as search_batch
+from pinastats._engine.search import _search_position as search_position
 from pinastats._engine.solve import LANES as SOLVE_LANES
 from pinastats._engine.solve import MAX_STEPS as SOLVE_MAX_STEPS
 from pinastats._engine.solve import TOLERANCE as SOLVE_TOLERANCE
@@ -185,6 +195,11 @@ __all__ = [
     "PARAM_RACE",
     "PARAM_ROLLOUTS",
     "PARAM_WIN",
+    "SEARCH_BEST_REPLY",
+    "SEARCH_MAXN",
+    "SEARCH_MAX_DEPTH",
+    "SEARCH_PARANOID",
+    "SEARCH_VARIANTS",
     "SOLVE_LANES",
     "SOLVE_MAX_STEPS",
     "SOLVE_TOLERANCE",
@@ -196,6 +211,7 @@ __all__ = [
     "Net",
     "PlacementRule",
     "Rng",
+    "SearchSpace",
     "StateBatch",
     "Trigger",
     "TurnEnding",
@@ -228,6 +244,7 @@ __all__ = [
     "judge",
     "label_positions",
     "legal_cells",
+    "new_search_space",
     "new_stream",
     "new_workspace",
     "open_to",
@@ -241,6 +258,8 @@ __all__ = [
     "prepare_turn",
     "roll",
     "rollout_cell",
+    "search_batch",
+    "search_position",
     "seat_result",
     "seat_value",
     "solve_board_masks",

@@ -24,6 +24,9 @@
 ``perfect``    plays every decision by the exact solution of the game's board
                (two players, no Happy Hour; :mod:`pinastats.solve`), solving
                the board on first use; a Python agent, not a kernel.
+``search``     ``value``'s turn with each outcome valued by the next seats'
+               whole turns (``depth`` plies, max-n, paranoid or best-reply;
+               :mod:`pinastats.agents.search`); a Python agent over kernels.
 =============  ==============================================================
 
 The kernel agents are the :class:`AgentKind` values; the Python agents

@@ -75,7 +75,7 @@ def test_random_agent_rolls_once() -> None:
 
 def test_agent_names_and_parameters() -> None:
     kernel = ["random", "greedy", "ev", "strategic", "rollout", "value"]
-    assert agent_names() == [*kernel, "coach", "perfect"]
+    assert agent_names() == [*kernel, "coach", "perfect", "search"]
     a = make_agent("strategic(line=4, block=1)")
     assert a.kind is AgentKind.STRATEGIC
     assert a.params == {"line": 4.0, "block": 1.0}
