@@ -86,9 +86,9 @@ def timing(args: argparse.Namespace) -> dict[str, object]:
 
 def accuracy(args: argparse.Namespace) -> dict[str, object]:
     """Network and search against the exact values of every way a turn can end."""
-    from pinastats.coach.advice import exact_values
     from pinastats.coach.outcomes import network_values, outcome_positions
     from pinastats.coach.search import search_values
+    from pinastats.evaluation.exact import exact_values
     from pinastats.solve.table import cached, remember, solve
     from pinastats.value.exact import exact_positions
 

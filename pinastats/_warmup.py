@@ -135,11 +135,13 @@ def _coach() -> None:
 def _value() -> None:
     from pinastats.agents.network import fits
     from pinastats.evaluation.network import NetworkEvaluator
+    from pinastats.evaluation.search import SearchEvaluator
     from pinastats.game.game import Game
 
     game = Game.new(2, seed=0)
     if fits(game.config) is None:  # a checkout without trained weights skips it
         NetworkEvaluator().advise(game, (1, 2, 3, 4, 5), 2)
+        SearchEvaluator().advise(game, (1, 2, 3, 4, 5), 2)  # the board's and advise's default
 
 
 @dataclass(frozen=True)

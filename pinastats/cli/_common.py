@@ -52,7 +52,7 @@ FORMATS = ("table", "json", "csv")
 EXIT_USAGE = 2
 EXIT_BUG = 1
 EXIT_AGENT = 3
-EVALUATOR_CHOICES = ("exact", "network", "playouts")
+EVALUATOR_CHOICES = ("exact", "search", "network", "playouts")
 """The names ``--evaluator`` takes: those of :data:`pinastats.evaluation.EVALUATORS`, written
 here so that parsing arguments loads no engine (a test holds the two equal)."""
 

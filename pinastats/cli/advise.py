@@ -158,9 +158,9 @@ def run(args: argparse.Namespace) -> int:
     game = load_position(args, catalogue=catalogue, happy_hour=args.happy_hour)
     points = ["dice", "agents", "rules"]
     ensure_warm([*points, "turn", "coach", "value"] if args.objective == "win" else points)
+    advice = advise(game, args.dice, args.rolls_left)  # a finished game is refused here, in words
     if args.objective == "win":
         return _run_win(args, game)
-    advice = advise(game, args.dice, args.rolls_left)
     if args.format == "json":
         write_json(
             {"objective": "points"} | points_record(advice, game, args.dice) | position_line(game)

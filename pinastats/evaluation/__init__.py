@@ -9,10 +9,10 @@ its measured error (:class:`Evaluator`); ``docs/evaluation.md`` shows the table.
 
 >>> from pinastats.game import Game
 >>> game = Game.new(players=3, seed=1)
->>> choose(game, "advise").evaluator.name
-'network'
+>>> choose(game, "advise").evaluator.label
+'search over the network, 2 turns deep'
 >>> choose(game, "review").evaluator.label
-'256 play-outs by value'
+'search over the network, 3 turns deep'
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from pinastats.evaluation.network import NetworkEvaluator
 from pinastats.evaluation.playouts import PlayoutEvaluator
 from pinastats.evaluation.policy import SURFACES, Budget, Choice, choose, exact_note
 from pinastats.evaluation.registry import EVALUATORS, evaluator_names, make_evaluator
+from pinastats.evaluation.search import SearchEvaluator
 from pinastats.game.game import Game
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "ExactEvaluator",
     "NetworkEvaluator",
     "PlayoutEvaluator",
+    "SearchEvaluator",
     "SolveStatus",
     "Valuation",
     "advise",

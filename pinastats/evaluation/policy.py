@@ -8,21 +8,22 @@ surface                                   budget      evaluator
 the board, *My table*, ``table``,         instant     ``exact`` where the board's table is kept
                                                       or solves within 2 s (a small layout);
 ``advise``, the widget, the Python API                else the strongest instant evaluator that
-                                                      covers the game (``network``); else
-                                                      ``playouts`` (layouts no network fits).
+                                                      covers the game (``search`` two turns
+                                                      deep over the network); else ``playouts``
+                                                      (layouts no network fits).
                                                       Where ``exact`` covers the game but is not
                                                       kept, the answer says so and what solving
                                                       costs; the board and ``table`` solve it in
                                                       the background and switch when ready.
 ``review``, the yardstick, the report     analysis    ``exact`` where it covers the game (solved
-                                                      first, with progress); else play-outs by
-                                                      ``value`` (256 a way to end: measured
-                                                      stronger than the network that advised)
-                                                      where a network fits; else ``playouts`` by
+                                                      first, with progress); else ``search``
+                                                      three turns deep (measured stronger than
+                                                      the two-turn search that advised) where a
+                                                      network fits; else ``playouts`` by
                                                       ``strategic``.
 the board's review at the end of a game   analysis    the same without waiting for a solve:
                                                       ``exact`` once the background solve is
-                                                      done, else play-outs by ``value``.
+                                                      done, else ``search`` three turns deep.
 ========================================  ==========  ===========================================
 
 An evaluator asked for by name (``--evaluator``) replaces the choice; one that does not
@@ -49,6 +50,10 @@ SOLVE_RATE = 126_000
 INSTANT_SOLVE = 2.0
 """Seconds of an estimated solve that an instant surface waits for: a small board is solved
 first and answered exactly (:func:`solve_estimate`)."""
+
+ANALYSIS_DEPTH = 3
+"""The search's depth when a review grades without the exact solution: three whole turns,
+measured the strongest non-exact evaluator (:data:`~pinastats.evaluation.search.MEASURED`)."""
 
 REVIEW_PLAYOUTS = 256
 """Play-outs by ``value`` per outcome position when a review grades without the exact
@@ -189,10 +194,10 @@ def _strongest(game: Game, networks: ValueNetworks | None, *, instant: bool,
     playouts = settings.get("playouts")
     seed = settings.get("seed", 0)
     if not instant:
+        deep = make_evaluator("search", depth=ANALYSIS_DEPTH, networks=networks)
         by_value = make_evaluator("playouts", policy="value", networks=networks, seed=seed,
                                   playouts=playouts or REVIEW_PLAYOUTS)  # fmt: skip
-        if by_value.covers(config) is None:
-            candidates.append(by_value)
+        candidates += [e for e in (deep, by_value) if e.covers(config) is None]
     if candidates:
         return max(candidates, key=lambda e: e.strength)
     return make_evaluator("playouts", policy="strategic", seed=seed, playouts=playouts)

@@ -17,9 +17,11 @@ from pinastats.evaluation.base import EvaluationError, Evaluator
 from pinastats.evaluation.exact import ExactEvaluator
 from pinastats.evaluation.network import NetworkEvaluator
 from pinastats.evaluation.playouts import PlayoutEvaluator
+from pinastats.evaluation.search import SearchEvaluator
 
 EVALUATORS: dict[str, Callable[..., Evaluator]] = {
     "exact": ExactEvaluator,
+    "search": SearchEvaluator,
     "network": NetworkEvaluator,
     "playouts": PlayoutEvaluator,
 }

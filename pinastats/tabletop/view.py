@@ -23,7 +23,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from pinastats.evaluation import Evaluator, choose, solve_in_background
+from pinastats.evaluation import Evaluator, SearchEvaluator, choose, solve_in_background
 from pinastats.evaluation.network import NETWORK_CHANCE_ERROR, NETWORK_DIFFERENCE_ERROR
 from pinastats.game.game import Game
 from pinastats.game.notation import notation_of
@@ -104,6 +104,9 @@ def _evaluator(game: Game, surface: str = "board",
         words = say(lang, "advice.source_exact")
     elif e.name == "network":
         words = say(lang, "advice.source_network", error=f"{100 * e.chance_error:.1f}")
+    elif isinstance(e, SearchEvaluator):
+        words = say(lang, "advice.source_search", depth=e.depth,
+                    error=f"{100 * e.chance_error:.1f}")  # fmt: skip
     else:
         words = say(lang, "advice.source_other", label=e.label)
     if choice.solve == "background":

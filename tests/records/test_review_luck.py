@@ -118,7 +118,7 @@ def records() -> list[GameRecord]:
 
 @pytest.fixture(scope="module")
 def reviews(records: list[GameRecord]) -> list[GameReview]:
-    return [review_game(r, seed=3, playouts=200) for r in records]
+    return [review_game(r, evaluator="network", seed=3, playouts=200) for r in records]
 
 
 def test_a_turn_adds_up(reviews: list[GameReview]) -> None:
@@ -170,9 +170,9 @@ def test_the_figures_are_consistent(records: list[GameRecord], reviews: list[Gam
 
 def test_the_same_seed_whatever_the_workers(records: list[GameRecord],
                                             reviews: list[GameReview]) -> None:  # fmt: skip
-    again = review_game(records[0], seed=3, playouts=200, workers=1)
+    again = review_game(records[0], evaluator="network", seed=3, playouts=200, workers=1)
     assert again == reviews[0]
-    other = review_game(records[0], seed=4, playouts=200)
+    other = review_game(records[0], evaluator="network", seed=4, playouts=200)
     # the evaluator's figures do not depend on the seed; clear decisions keep their marks
     for a, b in zip(reviews[0].decisions, other.decisions, strict=True):
         assert a.evaluator_loss == b.evaluator_loss
@@ -183,7 +183,7 @@ def test_the_same_seed_whatever_the_workers(records: list[GameRecord],
 def test_one_seat_is_the_same_as_in_the_whole_review(
     records: list[GameRecord], reviews: list[GameReview]
 ) -> None:
-    one = review_game(records[1], seed=3, playouts=200, seats=[1])
+    one = review_game(records[1], evaluator="network", seed=3, playouts=200, seats=[1])
     assert one.decisions == tuple(d for d in reviews[1].decisions if d.seat == 1)
     assert one.rolls == reviews[1].rolls  # every seat's luck, whatever the seats reviewed
 

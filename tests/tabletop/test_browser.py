@@ -139,7 +139,7 @@ def test_a_whole_game_against_an_agent_exports_a_record_that_reviews(
         download.value.save_as(tmp_path / "saved" / "game.jsonl")
         record = read_records(tmp_path / "saved" / "game.jsonl")[0]
         assert record.agents == ("you", "strategic")
-        assert review_game(record, seats=[0]).summary(0).decisions > 0
+        assert review_game(record, evaluator="network", seats=[0]).summary(0).decisions > 0
         page.click(".pina-review")
         page.wait_for_function(
             "(document.querySelector('.pina-review-box') || {innerText: ''})"

@@ -50,7 +50,7 @@ def test_a_whole_game_by_clicks_records_and_replays(happy_hour: bool) -> None:
     assert record.agents == ("you", "strategic", "you")
     game = replay(record)  # every roll, keep and placement checked again
     assert game.is_over
-    assert review_game(record, seats=[0]).seats == (0,)
+    assert review_game(record, evaluator="network", seats=[0]).seats == (0,)
     view = session_view(s)
     assert view["over"]
     assert "wins" in view["result"]["text"] or "nobody" in view["result"]["text"]
