@@ -4,8 +4,8 @@ Positions reached in recorded games (2-4 players, Happy Hour off and on) are
 taken from the record (the game replayed up to the turn, as the board, the
 review and the notebooks see it), written to the state file, to the position
 notation, and read back into a ``Game``. From each, the learned evaluator's
-features, the advice by the chance to win (the network evaluator of
-:mod:`pinastats.evaluation`, as the board shows it) and by this turn's points
+features, the advice by the chance to win (the evaluator the policy of
+:mod:`pinastats.evaluation` picks, as the board shows it) and by this turn's points
 (``pinastats.agents.advice``) must be identical, and ``pinastats advise
 --objective win --format json`` must print the same JSON from ``--state`` and
 from ``--position``.
@@ -33,6 +33,7 @@ import pytest
 from pinastats._engine import stack_states
 from pinastats.agents.advice import advise
 from pinastats.evaluation import NetworkEvaluator
+from pinastats.evaluation import advise as advise_win
 from pinastats.game import Game, GameConfig, Rules, notation_of, parse_position
 from pinastats.game.position import game_from_position, position_of
 from pinastats.records import record_games, replay
@@ -77,7 +78,7 @@ def _ways_in(game: Game) -> dict[str, Game]:
 
 
 def _win(game: Game, dice: tuple[int, ...], rolls_left: int) -> dict[str, Any]:
-    advice = NetworkEvaluator().advise(game, dice, rolls_left)
+    advice = advise_win(game, dice, rolls_left, surface="board")
     out = asdict(advice)
     out.pop("seed", None)
     return out
@@ -130,7 +131,7 @@ def test_advise_prints_the_same_json_from_the_state_file_and_the_line(
         assert by_file.out == by_line.out
         record = json.loads(by_file.out)
         assert record["position"] == notation_of(game)
-        api = NetworkEvaluator().advise(game, dice, 2)
+        api = advise_win(game, dice, 2, surface="advise")
         assert record["win_probability"] == api.win_probability
 
 

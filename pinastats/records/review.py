@@ -258,7 +258,7 @@ class GameReview:
     def how_graded(self) -> str:
         """In words: who graded, and against which advisor (empty parts left out)."""
         text = f"Graded by {self.graded_by or self.evaluator}"
-        if self.advisor and self.advisor != self.evaluator:
+        if self.advisor and self.advisor != self.graded_by:
             text += (f"; moves that followed the coach's advice ({self.advisor}) count no "
                      "loss beyond the two evaluators' measured disagreement")  # fmt: skip
         return text + "."
@@ -697,7 +697,7 @@ def review_game(
     return GameReview(record.game, record.agents, chosen, grader.name, playouts, seed,
                       record.winner, record.reason, tuple(decisions), tuple(lucks),
                       tuple(starts), lines, grader.label,
-                      "" if guide == grader else guide.name)  # fmt: skip
+                      "" if guide == grader else guide.label)  # fmt: skip
 
 
 def agent_table(reviews: Sequence[GameReview]) -> pd.DataFrame:

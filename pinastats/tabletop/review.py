@@ -19,7 +19,7 @@ import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pinastats.evaluation import Evaluator, choose
+from pinastats.evaluation import Evaluator, PlayoutEvaluator, SearchEvaluator, choose
 
 if TYPE_CHECKING:
     from pinastats.records.review import GameReview
@@ -76,10 +76,16 @@ def grader_text(grader: Evaluator, advisor: Evaluator | None = None, lang: str =
     """Which evaluator graded, and against which advice, in words."""
     if grader.name == "exact":
         return say(lang, "review.graded_exact")
-    if advisor is not None and advisor.name != grader.name:
+    if isinstance(grader, SearchEvaluator):
+        name = say(lang, "grader.search", depth=grader.depth)
+    elif isinstance(grader, PlayoutEvaluator):
+        name = say(lang, "grader.playouts", n=grader.playouts, policy=grader.policy)
+    else:
+        name = say(lang, "grader.network")
+    if advisor is not None and advisor != grader:
         points = f"{100 * (advisor.difference_error + grader.difference_error):.1f}"
-        return say(lang, "review.graded_over_coach", grader=grader.label, points=points)
-    return say(lang, "review.graded_by", grader=grader.label)
+        return say(lang, "review.graded_over_coach", grader=name, points=points)
+    return say(lang, "review.graded_by", grader=name)
 
 
 def _network_chances(game: Game) -> list[float]:
@@ -276,7 +282,7 @@ def grade_placement(game: Game, dice: Sequence[int], cell: int, grader: Evaluato
 def _graded(best: Any, loss: float, starred: bool, grader: Evaluator,
             advisor: Evaluator | None) -> Graded:  # fmt: skip
     """A graded decision; a starred one loses at most the evaluators' disagreement."""
-    if starred and advisor is not None and advisor.name != grader.name:
+    if starred and advisor is not None and advisor != grader:
         loss = min(loss, advisor.difference_error + grader.difference_error)
     return Graded(best, loss, starred)
 

@@ -160,7 +160,7 @@ def test_an_unsolved_two_player_board_answers_at_once_and_says_how_to_be_exact(
     result = _advise(cli, state, "1 2 3 4 6", 2, "--format", "json")
     assert (result.code, result.err) == (0, "")  # no solve announced, no progress
     data = json.loads(result.out)
-    assert (data["objective"], data["evaluator"]) == ("win", "network")
+    assert (data["objective"], data["evaluator"]) == ("win", "search")  # the strongest instant
     assert "pinastats solve --position" in data["exact_available"]
     text = _advise(cli, state, "1 2 3 4 6", 2)
     assert "Exact advice is available for this board" in text.out

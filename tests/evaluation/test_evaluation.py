@@ -76,23 +76,25 @@ def _tiny() -> GameConfig:
 
 def test_the_policy_picks_the_strongest_evaluator_in_the_budget() -> None:
     three = Game.new(players=3, seed=4)
-    assert choose(three, "advise").evaluator.name == "network"
+    advised = choose(three, "advise").evaluator
+    assert (advised.name, advised.instant) == ("search", True)  # the strongest instant one
+    assert advised.strength > make_evaluator("network").strength
     graded = choose(three, "review").evaluator
-    assert graded.label.endswith("by value")  # stronger than the network that advised
-    assert graded.strength > choose(three, "board").evaluator.strength
+    assert graded.label == "search over the network, 3 turns deep"
+    assert graded.strength > choose(three, "board").evaluator.strength  # stronger than advice
     happy = Game.new(seed=4, config=GameConfig(players=2, rules=Rules(happy_hour=True)))
     c = choose(happy, "advise")
-    assert (c.evaluator.name, c.exact_note, c.solve) == ("network", "", "")
+    assert (c.evaluator.name, c.exact_note, c.solve) == ("search", "", "")
     base = Game.new(players=2, seed=4)
     for surface, solve_how in (("advise", ""), ("board", "background"), ("table", "background")):
         c = choose(base, surface)
-        assert c.evaluator.name == "network"
+        assert c.evaluator.name == "search"
         assert c.solve == solve_how
         assert "pinastats solve --position" in c.exact_note
         assert notation_of(base) in c.exact_note
     review = choose(base, "review")
     assert (review.evaluator.name, review.solve) == ("exact", "first")
-    assert choose(base, "board-review").evaluator.name == "playouts"  # never waits for a solve
+    assert choose(base, "board-review").evaluator.label.endswith("3 turns deep")  # no solve
     with pytest.raises(EvaluationError, match="exact evaluator cannot value this game"):
         choose(three, "advise", asked="exact")
     with pytest.raises(EvaluationError, match="unknown surface 'phone'"):
@@ -110,9 +112,12 @@ def test_a_kept_table_makes_every_surface_exact() -> None:
 
 def test_estimates_state_their_error_and_exact_answers_none() -> None:
     game = Game.new(players=2, seed=4)
-    net = advise(game, (1, 2, 2, 5, 5), 1, surface="advise")
+    net = advise(game, (1, 2, 2, 5, 5), 1, evaluator="network")
     assert net.evaluator == "network"
     assert net.win_probability_se == pytest.approx(EVALUATORS["network"]().chance_error)
+    searched = advise(game, (1, 2, 2, 5, 5), 1, surface="advise")
+    assert searched.evaluator == "search"
+    assert searched.win_probability_se == pytest.approx(make_evaluator("search").chance_error)
     assert all(k.win_probability_se > 0 for k in net.keeps)
     tiny = Game.new(config=_tiny(), seed=7)
     solve(tiny)

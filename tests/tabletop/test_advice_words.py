@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from pinastats.evaluation import ExactEvaluator, NetworkEvaluator
+from pinastats.evaluation import ExactEvaluator, NetworkEvaluator, SearchEvaluator
 from pinastats.evaluation.network import NETWORK_DIFFERENCE_ERROR
 from pinastats.game.notation import parse_position
 from pinastats.tabletop import view
@@ -26,7 +26,10 @@ def test_the_verdict_and_the_rows_in_words() -> None:
     game = parse_position(LINE)
     keeps = advice_view(game, (1, 2, 4, 4, 6), 2, ("Ana", "Ben"))
     assert keeps is not None
-    assert keeps["source"] == "learned network, typical error ±5.2 percentage points"
+    assert (
+        keeps["source"]
+        == "search over the network, 2 turns deep, typical error ±2.7 percentage points"
+    )
     assert [k["best"] for k in keeps["keeps"]].count(True) == 1
     assert "stop: take Pair of 4s" in [k["label"] for k in keeps["keeps"]]
     assert keeps["lit"] == [3]
@@ -36,13 +39,13 @@ def test_the_verdict_and_the_rows_in_words() -> None:
     wins = [p["win"] for p in places["placements"]]
     assert wins == sorted(wins, reverse=True)  # best first
     lead = places["placements"][0]["win"] - places["placements"][1]["win"]
-    assert places["close"] == (lead <= NETWORK_DIFFERENCE_ERROR)
+    assert places["close"] == (lead <= SearchEvaluator().difference_error)
     assert places["verdict"].startswith("too close to call" if places["close"] else "chance")
 
 
 def test_a_kept_exact_solution_advises_and_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     game = parse_position(LINE)
-    assert view._evaluator(game)[0].name == "network"
+    assert view._evaluator(game)[0].name == "search"
     monkeypatch.setattr(ExactEvaluator, "is_kept", lambda self, g: True)
     assert view._evaluator(game)[0].name == "exact"
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from pinastats.evaluation import NetworkEvaluator
+from pinastats.evaluation import advise
 from pinastats.records import read_records
 from pinastats.records.review import review_game
 from pinastats.tabletop.server import BoardServer
@@ -94,7 +94,7 @@ def test_the_coach_panel_shows_the_numbers_of_win_advice(browser: Any) -> None:
         assert isinstance(session, PlaySession)
         p = session.pending
         assert p is not None
-        advice = NetworkEvaluator().advise(session.game, p.dice, p.rolls_left)
+        advice = advise(session.game, p.dice, p.rolls_left, surface="board")
         panel = page.inner_text(".pina-coach")
         assert f"{100 * advice.win_probability:.1f}%" in panel
         best = page.locator(".pina-advice tr.best").inner_text()

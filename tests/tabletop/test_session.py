@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pinastats.errors import PinastatsError
-from pinastats.evaluation import NetworkEvaluator
+from pinastats.evaluation import advise
 from pinastats.records.replay import replay
 from pinastats.records.review import review_game
 from pinastats.tabletop.commands import act
@@ -106,7 +106,7 @@ def test_the_coach_panel_shows_win_advice_for_the_position() -> None:
     p = s.pending
     assert p is not None
     view = session_view(s, coach=True)
-    advice = NetworkEvaluator().advise(s.game, p.dice, p.rolls_left)
+    advice = advise(s.game, p.dice, p.rolls_left, surface="board")  # the policy's evaluator
     shown = view["advice"]
     assert shown["win"] == pytest.approx(advice.win_probability)
     assert [k["keep"] for k in shown["keeps"]] == [list(k.keep) for k in advice.keeps][:6]

@@ -104,13 +104,12 @@ def test_kept_dice_are_checked_recorded_told_and_graded() -> None:
     assert t.turns[1].keeps == [(2, 2), None]
     assert ("Turn 2 · Ben: rolled 2 2 5 5 6, kept 2 2, then 2 2 3 3 6, then 2 2 3 3 6 — placed "
             "on Pair of 2s") in t.log[1]  # fmt: skip
-    from pinastats.coach import win_advice
     from pinastats.tabletop.review import _grader, grade_keep, review_table
 
     before = t.turns[0].before
-    grader, _ = _grader(before)  # the table review's grader: play-outs by value here
-    assert grader.name == "playouts"
-    oracle = win_advice(before, [1, 2, 3, 4, 6], 2, playouts=32, policy="value", seed=0)
+    grader, advisor = _grader(before)  # the table review's grader: a deeper search here
+    assert grader.strength > advisor.strength
+    oracle = grader.advise(before, (1, 2, 3, 4, 6), 2)
     chances = {k.keep: k.win_probability for k in oracle.keeps}
     best, loss, _ = grade_keep(before, (1, 2, 3, 4, 6), 2, (1, 2, 3, 4, 6), grader)
     assert loss == pytest.approx(max(chances.values()) - chances[(1, 2, 3, 4, 6)])
@@ -263,6 +262,6 @@ def test_a_game_against_the_agents_is_told_and_reviewed_in_the_language_chosen(
     assert s.log[0].startswith("Zug 1 · Ana: würfelte ")  # the same turns, told again
     assert len(s.log) == len(english)
     text = review.review_play(s)["text"]
-    assert text.startswith("Bewertet mit 10 ausgespielten Partien je Stellung")
+    assert text.startswith("Bewertet von einer Suche über das Netz, 3 Züge tief")
     assert f"Das Spiel dauerte {len(english)} Züge" in text
     assert "Ana — Entscheidungen: " in text
