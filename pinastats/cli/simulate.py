@@ -164,6 +164,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         metavar="S",
         help="with Dask: fail when the cluster has had no worker for S seconds (default 60)",
     )
+    from pinastats.cli import luck
+
+    luck.add_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -265,6 +268,10 @@ def run(args: argparse.Namespace) -> int:
 
         dask_log_level()  # a bad PINASTATS_DASK_LOG is refused before anything starts
     config = _config(args, players)
+    if args.luck_adjusted:
+        from pinastats.cli import luck
+
+        return luck.run(args, agents, config)
     if args.worker_timeout is not None and engine != "dask":
         fail("--worker-timeout is for the Dask engine: add --engine dask or --scheduler")
     pieces = _out_pieces(args)
