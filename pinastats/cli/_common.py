@@ -43,6 +43,7 @@ from pinastats.errors import AgentFailedError, PinastatsError
 
 if TYPE_CHECKING:
     from pinastats.agents.network import ValueNetworks
+    from pinastats.agents.protocol import AgentProtocol
     from pinastats.game.catalogue import Catalogue
     from pinastats.game.game import Game
     from pinastats.game.rules import Rules
@@ -426,3 +427,52 @@ def rank_labels(values: Sequence[float | Fraction]) -> list[str]:
     from pinastats.dice.ranking import tie_ranks
 
     return rank_texts(tie_ranks(values))
+
+
+def split_agents(text: str) -> list[str]:
+    """Split an agent list on the commas outside parentheses.
+
+    >>> split_agents("strategic(line=4,block=2), ev")
+    ['strategic(line=4,block=2)', 'ev']
+    """
+    items: list[str] = []
+    current: list[str] = []
+    depth = 0
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                fail(f"--agents {text!r}: a ')' without its '('")
+        if ch == "," and depth == 0:
+            items.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+    if depth != 0:
+        fail(f"--agents {text!r}: a '(' without its ')'")
+    items.append("".join(current).strip())
+    if not all(items):
+        fail(f"--agents {text!r}: an empty agent name (agents are separated by single commas)")
+    return items
+
+
+def kernel_groups(agents: Sequence[AgentProtocol]) -> list[str]:
+    """The kernel groups a run of ``agents`` compiles (see :mod:`pinastats._warmup`).
+
+    Built-in agents play in the game loop (``rollout`` in its own); any other
+    agent plays turn by turn through the readable turn, with every seat's decisions.
+    """
+    from pinastats.agents.builtin import Agent
+    from pinastats.coach.agent import Coach
+    from pinastats.simulation.chunk import plays_rollout
+
+    groups = ["games"]
+    if plays_rollout(agents):
+        groups.append("rollout")
+    if not all(isinstance(a, Agent) for a in agents):
+        groups += ["dice", "agents", "rules"]
+    if any(isinstance(a, Coach) for a in agents):
+        groups += ["turn", "coach"]
+    return groups

@@ -146,16 +146,16 @@ def parse_schedule(items: list[str]) -> dict[str, int]:
 
 
 def _agents(text: str) -> list[AgentProtocol]:
-    from pinastats.cli.simulate import split_agents
+    from pinastats.cli._common import split_agents
     from pinastats.ratings.agents import ladder_agent
 
     return [ladder_agent(spec) for spec in split_agents(text)]
 
 
 def _warm_groups(agents: list[AgentProtocol]) -> list[str]:
-    from pinastats.cli.simulate import _kernel_groups
+    from pinastats.cli._common import kernel_groups
 
-    return _kernel_groups(agents)
+    return kernel_groups(agents)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,12 +10,19 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from pinastats._files import check_output, claimed
 from pinastats._signals import holding
-from pinastats.cli._common import fail, non_negative_int, positive_int, write_json
+from pinastats.cli._common import (
+    fail,
+    kernel_groups,
+    non_negative_int,
+    positive_int,
+    split_agents,
+    write_json,
+)
 from pinastats.cli._summary import summary_text as summary_text
 from pinastats.errors import OutputError
 
@@ -164,7 +171,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         metavar="S",
         help="with Dask: fail when the cluster has had no worker for S seconds (default 60)",
     )
-    from pinastats.cli import luck
+    from pinastats.cli import _luck as luck
 
     luck.add_arguments(parser)
     parser.set_defaults(func=run)
@@ -179,55 +186,6 @@ def _seconds(text: str) -> float:
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"must be a number of seconds > 0, got {text}")
     return value
-
-
-def split_agents(text: str) -> list[str]:
-    """Split an agent list on the commas outside parentheses.
-
-    >>> split_agents("strategic(line=4,block=2), ev")
-    ['strategic(line=4,block=2)', 'ev']
-    """
-    items: list[str] = []
-    current: list[str] = []
-    depth = 0
-    for ch in text:
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth < 0:
-                fail(f"--agents {text!r}: a ')' without its '('")
-        if ch == "," and depth == 0:
-            items.append("".join(current).strip())
-            current = []
-        else:
-            current.append(ch)
-    if depth != 0:
-        fail(f"--agents {text!r}: a '(' without its ')'")
-    items.append("".join(current).strip())
-    if not all(items):
-        fail(f"--agents {text!r}: an empty agent name (agents are separated by single commas)")
-    return items
-
-
-def _kernel_groups(agents: Sequence[AgentProtocol]) -> list[str]:
-    """The kernel groups a run of ``agents`` compiles (see :mod:`pinastats._warmup`).
-
-    Built-in agents play in the game loop (``rollout`` in its own); any other
-    agent plays turn by turn through the readable turn, with every seat's decisions.
-    """
-    from pinastats.agents.builtin import Agent
-    from pinastats.coach.agent import Coach
-    from pinastats.simulation.chunk import plays_rollout
-
-    groups = ["games"]
-    if plays_rollout(agents):
-        groups.append("rollout")
-    if not all(isinstance(a, Agent) for a in agents):
-        groups += ["dice", "agents", "rules"]
-    if any(isinstance(a, Coach) for a in agents):
-        groups += ["turn", "coach"]
-    return groups
 
 
 @holding
@@ -269,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
         dask_log_level()  # a bad PINASTATS_DASK_LOG is refused before anything starts
     config = _config(args, players)
     if args.luck_adjusted:
-        from pinastats.cli import luck
+        from pinastats.cli import _luck as luck
 
         return luck.run(args, agents, config)
     if args.worker_timeout is not None and engine != "dask":
@@ -303,7 +261,7 @@ def _play(
     from pinastats.simulation.cluster import WORKER_TIMEOUT
     from pinastats.simulation.runner import simulate
 
-    ensure_warm(_kernel_groups(agents), quiet=args.quiet)
+    ensure_warm(kernel_groups(agents), quiet=args.quiet)
     options: dict[str, Any] = {
         "seed": args.seed,
         "config": config,

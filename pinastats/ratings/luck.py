@@ -59,12 +59,12 @@ from pinastats._engine import copy_state, empty_state
 from pinastats.agents.loading import resolve_agent
 from pinastats.agents.network import evaluate_states, fits
 from pinastats.agents.protocol import AgentProtocol
-from pinastats.coach.advice import exact_values
 from pinastats.coach.outcomes import OutcomeSet, outcome_positions
 from pinastats.coach.solve import TurnWin, solve_win_turn
 from pinastats.dice.errors import at_least_or_none, is_whole
 from pinastats.dice.hands import dice_tables
 from pinastats.errors import PinastatsError
+from pinastats.evaluation.exact import exact_values
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.simulation.play import TurnRecord, play_turn

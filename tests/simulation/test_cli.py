@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pinastats.cli.simulate import split_agents
+from pinastats.cli._common import split_agents
 from pinastats.errors import PinastatsError
 from pinastats.game.config import GameConfig
 from pinastats.simulation import chunk, cluster, limits, progress, runner
