@@ -8,7 +8,7 @@ milliseconds are not a speed figure; the ratio is).
 
 ``python benchmarks/bench_search.py accuracy --boards 76,77`` values every way
 each of ``--per-board`` turn starts can end on two-player solved boards (the
-labelled positions of ``data/perfect/labels``; each board solved in memory when
+labelled positions of ``studies/perfect/labels``; each board solved in memory when
 its table is not kept) exactly, by the network and by :func:`search_values`, and
 prints the mean absolute error on a chance and on the difference from the exact
 best way (the measure of :func:`pinastats.value.exact.decision_accuracy`).
@@ -92,7 +92,7 @@ def accuracy(args: argparse.Namespace) -> dict[str, object]:
     from pinastats.solve.table import cached, remember, solve
     from pinastats.value.exact import exact_positions
 
-    positions = exact_positions(None, args.boards, labels=ROOT / "data/perfect/labels")
+    positions = exact_positions(None, args.boards, labels=ROOT / "studies/perfect/labels")
     pick = np.random.default_rng(args.seed)
     names = ["network", *(f"search depth {d}" for d in args.depths)]
     chance: dict[str, list[float]] = {n: [] for n in names}

@@ -33,7 +33,7 @@ from pinastats.solve.study import (
 from pinastats.solve.survey import board_seed, read_survey
 from pinastats.value.exact import exact_positions
 
-SHIPPED = Path(__file__).resolve().parents[2] / "data" / "perfect"
+SHIPPED = Path(__file__).resolve().parents[2] / "studies" / "perfect"
 SMALL = GameConfig(rules=Rules(tokens=3))
 
 

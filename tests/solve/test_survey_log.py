@@ -26,7 +26,7 @@ from pinastats.solve.survey import (
 )
 
 SMALL = GameConfig(rules=Rules(tokens=3))
-SHIPPED = Path(__file__).resolve().parents[2] / "data" / "perfect"
+SHIPPED = Path(__file__).resolve().parents[2] / "studies" / "perfect"
 
 Cli = Callable[..., Any]  # the ``cli`` fixture of tests/conftest.py
 
