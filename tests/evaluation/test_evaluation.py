@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import re
 import time
@@ -152,9 +153,11 @@ KINDS = {
 
 
 @pytest.mark.parametrize("kind", list(KINDS))
-def test_the_same_position_gets_the_same_number_everywhere(cli: Cli, kind: str) -> None:
-    """The board, advise (text and JSON), the Python API: one evaluator, one number; the
-    review grades the same position with an evaluator at least as strong, and says which."""
+def test_the_same_position_gets_the_same_number_everywhere(
+    cli: Cli, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The board, advise (text and JSON), table, the Python API: one evaluator, one number;
+    the review grades the same position with an evaluator at least as strong, and says which."""
     record = record_games(["strategic"] * KINDS[kind].players, 1, seed=21,
                           config=KINDS[kind])[0]  # fmt: skip
     turns: list[tuple[Game, tuple[int, ...]]] = []
@@ -165,6 +168,12 @@ def test_the_same_position_gets_the_same_number_everywhere(cli: Cli, kind: str) 
     assert board is not None
     data = _advise_json(cli, game, dice, 2)
     text = _advise_text_chance(cli, game, dice, 2)
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"dice {' '.join(map(str, dice))}\n"))
+    table = cli("table", "--position", notation_of(game))  # the first roll: 2 rolls left
+    assert table.code == 0, table.err
+    at_table = re.search(r"Best: .* → ([\d.]+%)", table.out)
+    assert at_table is not None, table.out
+    assert at_table.group(1) == text
     assert board["win"] == data["win_probability"] == api.win_probability
     assert board["evaluator"] == data["evaluator"] == api.evaluator
     assert data["win_probability_se"] == board["error"]
