@@ -1,8 +1,9 @@
 """Compile the engine ahead of use, saying what is compiling.
 
 The kernels compile once per machine (then load from the cache, see
-:mod:`pinastats._cache`); on a cold cache that takes about half a minute on two
-cores (``benchmarks/bench_compile.py`` measures it). They come in groups, each
+:mod:`pinastats._cache`); on a cold cache that takes from under a minute on two
+free cores to several minutes on a busy machine (``benchmarks/bench_compile.py``
+measures it). They come in groups, each
 compiled by one small call of its public entry point (:data:`GROUPS`):
 
 * ``dice``: the exact turn solvers (``optimal-hold``, ``advise``, ``report``);
@@ -30,8 +31,9 @@ rules and the game loop.
 
 :func:`ensure_warm` is what the commands call before their heavy work: silent
 when the groups they need are cached, otherwise a line saying the engine is
-compiling and one line per group. :func:`warm_up` compiles the groups it is
-given and reports the time (``pinastats warm-up``). The kernel modules are
+compiling, one line per group with what it compiles and the seconds it took (a
+group of the second lane: its own seconds there), and the total. :func:`warm_up`
+compiles the groups it is given and reports the time (``pinastats warm-up``). The kernel modules are
 imported inside functions only: importing this module compiles nothing.
 """
 
@@ -47,7 +49,20 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol
+
+
+class Stream(Protocol):
+    """Where the progress goes: a text stream (stderr, or the board server's page)."""
+
+    def write(self, text: str, /) -> int:
+        """Write ``text``."""
+
+    def flush(self) -> None:
+        """Flush what was written."""
+
+    def isatty(self) -> bool:
+        """Whether it is a terminal (a line is then redrawn every second)."""
 
 
 def _dice() -> None:
@@ -216,13 +231,13 @@ def cold_groups(names: Sequence[str] | None = None) -> list[str]:
     return [g.name for g in _groups(names) if not g.is_warm()]
 
 
-def _write(stream: TextIO, text: str) -> None:
+def _write(stream: Stream, text: str) -> None:
     stream.write(text)
     stream.flush()
 
 
 @contextlib.contextmanager
-def _ticking(stream: TextIO, text: str) -> Iterator[None]:
+def _ticking(stream: Stream, text: str) -> Iterator[None]:
     """``text…``, then ``text: done in N s``; on a terminal, redrawn every second meanwhile."""
     start, stop, live = time.perf_counter(), threading.Event(), stream.isatty()
 
@@ -259,12 +274,22 @@ def _start_lane(names: Sequence[str]) -> subprocess.Popen[bytes]:
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     return subprocess.Popen(
         [sys.executable, "-m", "pinastats._warmup", *names],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
     )  # fmt: skip
 
 
+def _lane_times(output: bytes) -> dict[str, float]:
+    """The seconds of each group, from a second lane's lines ``NAME SECONDS``."""
+    times: dict[str, float] = {}
+    for line in output.decode("ascii", "replace").splitlines():
+        name, _, seconds = line.partition(" ")
+        with contextlib.suppress(ValueError):
+            times[name] = float(seconds)
+    return times
+
+
 def warm_up(
-    names: Sequence[str] | None = None, *, stream: TextIO | None = None, lanes: int | None = None
+    names: Sequence[str] | None = None, *, stream: Stream | None = None, lanes: int | None = None
 ) -> WarmUp:
     """Compile (or load from the cache) the kernel groups ``names`` (default: the default ones).
 
@@ -302,10 +327,12 @@ def warm_up(
             if group not in aside:
                 compile_here(group)
         if process is not None:
-            process.wait()
+            output, _ = process.communicate()
+            times = _lane_times(output)
             for group in aside:
                 if process.returncode == 0:
-                    say(f"{texts[group.name]}: done in {time.perf_counter() - start:.1f} s")
+                    took = times.get(group.name, time.perf_counter() - start)
+                    say(f"{texts[group.name]}: done in {took:.1f} s (alongside)")
                 else:
                     compile_here(group, " (here: the second process failed)")
     finally:
@@ -322,16 +349,22 @@ def _about(names: Sequence[str]) -> str:
 
 
 def _about_minutes(minutes: float) -> str:
-    """``minutes`` in words: under a minute, about a minute, about N minutes."""
+    """``minutes`` in words, on free cores: under a minute, about a minute, about N minutes.
+
+    The groups' :attr:`KernelGroup.seconds` are those of free cores: a busy machine
+    takes several times longer, and the words say so.
+    """
     if minutes < 0.75:
-        return "under a minute"
-    if minutes < 1.5:
-        return "about a minute"
-    return f"about {round(minutes)} minutes"
+        typical = "under a minute"
+    elif minutes < 1.5:
+        typical = "about a minute"
+    else:
+        typical = f"about {round(minutes)} minutes"
+    return f"{typical} on free cores, longer on a busy machine"
 
 
 def ensure_warm(
-    names: Sequence[str], *, stream: TextIO | None = None, quiet: bool = False
+    names: Sequence[str], *, stream: Stream | None = None, quiet: bool = False
 ) -> WarmUp | None:
     """Compile the groups ``names`` a command needs if the cache lacks them, saying so.
 
@@ -347,8 +380,13 @@ def ensure_warm(
     out = sys.stderr if stream is None else stream
     _write(out, f"pinastats: compiling the engine, first run only — {_about(cold)} "
                 "('pinastats warm-up' does it ahead of time)…\n")  # fmt: skip
-    return warm_up(cold, stream=out)
+    done = warm_up(cold, stream=out)
+    _write(out, f"pinastats: engine compiled in {done.seconds:.1f} s\n")
+    return done
 
 
-if __name__ == "__main__":  # a second compile lane (see warm_up)
-    warm_up(sys.argv[1:], lanes=1)
+if __name__ == "__main__":  # a second compile lane (see warm_up): "NAME SECONDS" a group
+    for _group in _groups(sys.argv[1:]):
+        _start = time.perf_counter()
+        _group.compile()
+        print(_group.name, f"{time.perf_counter() - _start:.3f}", flush=True)

@@ -34,6 +34,7 @@ extensions = [
     "sphinx.ext.viewcode",
     "sphinx.ext.napoleon",
     "_ext",
+    "_math",
 ]
 
 root_doc = "site/index"
@@ -107,6 +108,9 @@ napoleon_use_ivar = False
 # heading levels as written for GitHub: docs/state-format.md opens with a level-2 heading,
 # data/layouts/README.md goes from level 1 to level 3; neither is a problem on the site
 suppress_warnings = ["myst.header"]
+
+# mathematics as MathML written at build time (site/_math.py): no script, nothing fetched
+html_math_renderer = "mathml"
 
 html_theme = "furo"
 html_title = "pinastats"

@@ -1,6 +1,7 @@
 """``pinastats warm-up``: compile every kernel now, so that later commands start at once.
 
-The engine's kernels compile on first use (about half a minute on two cores)
+The engine's kernels compile on first use (from under a minute on two free cores
+to several minutes on a busy machine)
 and are cached per machine, keyed by the kernel sources and the versions of
 Python, numba and NumPy. This command compiles those every command needs
 (``--all``: also the ``rollout`` agent's game loop) with progress on stderr,
@@ -20,10 +21,10 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "warm-up",
         help="compile the engine ahead of time (first run only)",
         description=(
-            "Compile the engine's kernels now (about half a minute on two cores, once per "
-            "machine and version) so that simulate, report, advise, review and optimal-hold "
-            "start at once. Already cached kernels load in seconds. The rollout agent's game "
-            "loop compiles the first time a rollout agent plays (about half a minute more), "
+            "Compile the engine's kernels now (under a minute on two free cores, longer on a "
+            "busy machine; once per machine and version) so that simulate, report, advise, "
+            "review and optimal-hold start at once. Already cached kernels load in seconds. "
+            "The rollout agent's game loop compiles the first time a rollout agent plays, "
             "or now with --all."
         ),
     )

@@ -26,10 +26,14 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import functools
 import json
-from collections.abc import Iterable, Mapping, Sequence
+import os
+import stat
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from importlib.resources import files
 from importlib.resources.abc import Traversable
@@ -46,6 +50,7 @@ from pinastats.game.rules import PLAYER_COUNTS
 from pinastats.game.sides import Side
 
 __all__ = [
+    "MAX_LAYOUT_BYTES",
     "NEIGHBOUR_SLOTS",
     "REQUIRED_PLAYERS",
     "Cell",
@@ -54,6 +59,7 @@ __all__ = [
     "available_layouts",
     "grid_lines",
     "load_layout",
+    "names_only",
     "run_lines",
 ]
 
@@ -438,42 +444,93 @@ def available_layouts() -> list[str]:
     return sorted(_shipped())
 
 
+MAX_LAYOUT_BYTES = 1 << 20
+"""The largest layout file read, in bytes (the shipped ones are under 4 KiB)."""
+
+_NAMES_ONLY: ContextVar[str | None] = ContextVar("pinastats_layout_names_only", default=None)
+
+
+@contextlib.contextmanager
+def names_only(who: str) -> Iterator[None]:
+    """Within it (in this thread), :func:`load_layout` takes shipped names only, never a path.
+
+    ``who`` names what asks (``"the served board"``) in the refusal. The board's server
+    carries out every request inside it: a position line saying ``layout=<path>``
+    opens no file.
+    """
+    token = _NAMES_ONLY.set(who)
+    try:
+        yield
+    finally:
+        _NAMES_ONLY.reset(token)
+
+
 def load_layout(name_or_path: str | Path = "standard") -> Layout:
     """Load a shipped layout by name (case-insensitive) or a layout JSON file by path.
 
     A shipped layout is read once per process and the same (immutable) object returned
-    after; a file given by path is read on every call. Raises :class:`LayoutError` for an
-    unknown name (listing the shipped ones) or an invalid file (naming the file and the
-    field).
+    after; a file given by path is read on every call, if it is a regular file of at most
+    :data:`MAX_LAYOUT_BYTES` (a device, a FIFO or a folder is refused before anything is
+    read). Raises :class:`LayoutError` for an unknown name (listing the shipped ones), an
+    invalid file (naming the file and the field), or any path inside :func:`names_only`.
     """
     shipped = _shipped()
+    names = ", ".join(sorted(shipped))
     if not isinstance(name_or_path, str | Path):
         raise LayoutError(
-            f"a layout is a shipped name ({', '.join(sorted(shipped))}) or the path of a "
-            f"layout JSON file, got {name_or_path!r}"
+            f"a layout is a shipped name ({names}) or the path of a layout JSON file, "
+            f"got {name_or_path!r}"
         )
     if isinstance(name_or_path, str) and name_or_path.strip().lower() in shipped:
         return _shipped_layout(name_or_path.strip().lower())
-    path = Path(name_or_path)
     text = str(name_or_path)
+    who = _NAMES_ONLY.get()
+    if who is not None:
+        raise LayoutError(f"{who} takes a shipped layout by name ({names}), not a file: "
+                          f"got {text[:80]!r}")  # fmt: skip
+    path = Path(name_or_path)
     if isinstance(name_or_path, Path) or path.is_file() or "/" in text or text.endswith(".json"):
-        try:
-            raw = path.read_bytes()
-        except (FileNotFoundError, ValueError):  # ValueError: a NUL character, in no file name
-            raise MissingFileError(
-                f"no layout file {text!r} (shipped layouts: {', '.join(sorted(shipped))}; "
-                "or give the path of a layout JSON file)",
-                text,
-            ) from None
-        except IsADirectoryError:
-            raise LayoutError(f"{text!r} is a folder; a layout is a JSON file") from None
-        return _parse(raw, str(path))
+        return _parse(_read_file(path, text, names), str(path))
     close = difflib.get_close_matches(text.strip().lower(), list(shipped), n=3, cutoff=0.5)
     hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
     raise LayoutError(
-        f"unknown layout {text!r}{hint} (shipped layouts: {', '.join(sorted(shipped))}; "
+        f"unknown layout {text!r}{hint} (shipped layouts: {names}; "
         "or give the path of a layout JSON file)"
     )
+
+
+def _read_file(path: Path, text: str, names: str) -> bytes:
+    """The bytes of the layout file ``path``: a regular file of at most MAX_LAYOUT_BYTES.
+
+    Opened without blocking (a FIFO with no writer does not wait), checked by ``fstat``
+    on the open file, then read at most one byte past the bound.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (FileNotFoundError, ValueError):  # ValueError: a NUL character, in no file name
+        raise MissingFileError(
+            f"no layout file {text!r} (shipped layouts: {names}; "
+            "or give the path of a layout JSON file)",
+            text,
+        ) from None
+    except IsADirectoryError:
+        raise LayoutError(f"{text!r} is a folder; a layout is a JSON file") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise LayoutError(f"{text!r} is a folder; a layout is a JSON file")
+        if not stat.S_ISREG(mode):
+            raise LayoutError(f"{text!r} is not a regular file (a device, a pipe or a "
+                              "socket); a layout is a JSON file")  # fmt: skip
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as file:
+        raw = file.read(MAX_LAYOUT_BYTES + 1)
+    if len(raw) > MAX_LAYOUT_BYTES:
+        raise LayoutError(f"{text!r} is over {MAX_LAYOUT_BYTES:,} bytes; a layout file is "
+                          "smaller")  # fmt: skip
+    return raw
 
 
 # ---------------------------------------------------------------- the JSON format

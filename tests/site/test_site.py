@@ -36,6 +36,7 @@ import pytest
 
 from tests.notebooks.conftest import NOTEBOOKS, SMALL_SCALE
 from tests.notebooks.strip import read
+from tests.site.offline import PROSE, outside
 
 pytestmark = pytest.mark.slow
 
@@ -189,6 +190,49 @@ def check_local_links_lead_to_files_of_the_site(site: Site) -> None:
     assert checked > 100
 
 
+def check_nothing_is_loaded_from_outside(site: Site) -> None:
+    """No page loads a script, a style or an image from another site (MathJax's CDN...)."""
+    pages = sorted(site.html.rglob("*.html"))
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        assert outside(html) == [], f"{page.relative_to(site.html)} loads from outside"
+        assert not re.search(r"<script[^>]*(mathjax|>[^<]*mathjax)", html, re.I), page.name
+    first = (site.html / "notebooks" / "01_dice_and_holds.html").read_text(encoding="utf-8")
+    assert first.count("<math ") >= 8  # the formulas, as MathML
+
+
+def check_the_formulas_offline(served: str, browser: Any) -> None:
+    """With every request off the local server refused, notebooks 01 and 02 show no TeX."""
+    refused: list[str] = []
+
+    def route(request: Any) -> None:
+        if request.request.url.startswith(served):
+            request.continue_()
+        else:
+            refused.append(request.request.url)
+            request.abort()
+
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.set_default_timeout(STEP)
+    page.route("**/*", route)
+    try:
+        for name in ("01_dice_and_holds", "02_coaster_values"):
+            page.goto(f"{served}notebooks/{name}.html")
+            page.wait_for_load_state("load")
+            text = page.locator("article").evaluate(PROSE)
+            assert "\\" not in text, f"{name}: TeX shown as text"
+            assert not re.search(r"\$[^$\s]+\$", text), f"{name}: $...$ shown as text"
+            formulas = page.locator("article math")
+            assert formulas.count() >= 4
+            for i in range(formulas.count()):
+                box = formulas.nth(i).bounding_box()
+                assert box is not None
+                assert box["width"] > 0
+    finally:
+        page.close()
+    assert refused == []
+
+
 def check_the_cli_reference_names_every_subcommand_and_option(site: Site) -> None:
     from pinastats.cli.main import build_parser
 
@@ -338,10 +382,12 @@ def test_the_site_builds_and_shows_what_it_should(tmp_path: Path) -> None:
     check_every_image_has_alt_text_that_says_something(site)
     check_every_page_of_docs_is_on_the_site(site)
     check_local_links_lead_to_files_of_the_site(site)
+    check_nothing_is_loaded_from_outside(site)
     check_the_cli_reference_names_every_subcommand_and_option(site)
     check_the_api_reference_documents_the_public_packages(site)
     check_the_reports_are_linked_and_copied(site)
     with served(site) as url, chromium() as browser:
         check_the_page_in_chromium(site, url, browser, "index.html", 0)
         check_the_page_in_chromium(site, url, browser, "notebooks/04_game_simulations.html", 3)
+        check_the_formulas_offline(url, browser)
     print(f"site built at scale {SMALL_SCALE} in {site.seconds:.0f} s; screenshots in {site.shots}")
