@@ -24,6 +24,8 @@ def _documented_layers() -> list[str]:
     assert block is not None
     out = []
     for line in block.group(1).splitlines():
+        if line.startswith(" "):  # the words of a long layer, on a line of their own
+            continue
         names = re.match(r"([\w]+(?: \| [\w]+)*)", line)
         assert names is not None, line
         out.append(names.group(1))
@@ -39,4 +41,4 @@ def test_the_hold_words_are_a_package_above_the_dice() -> None:
     assert (package / "holds" / "words.py").is_file()
     moved = ("hold_words", "guide", "decision_list", "decision_learn", "decision_sheet")
     assert [m for m in moved if (package / "dice" / f"{m}.py").exists()] == []
-    assert "_engine | holds" in _contract_layers()
+    assert any(layer.startswith("_engine | holds") for layer in _contract_layers())

@@ -159,6 +159,7 @@ def test_a_board_whose_workers_all_die_is_one_error(
 ) -> None:
     monkeypatch.setattr("distributed.wait", lambda jobs, return_when: _Done(set(jobs[:1])))
     stand_in = _Client()
+    monkeypatch.setattr("pinastats.solve.survey.is_dask_client", lambda e: e is stand_in)
     log = tmp_path / "boards.jsonl"
     with pytest.raises(SolveError, match="lost every worker that solved board 0"):
         survey(3, seed=3, config=SMALL, executor=stand_in, log=log)
