@@ -59,6 +59,7 @@ KERNEL_SOURCES = (
     "dice/hands.py",
     "dice/errors.py",
     "errors.py",
+    "_arrays.py",
 )
 """What the kernels are compiled from: the kernel modules (a folder stands for its
 modules), ``_jit.py``, and the modules the kernels import constants from."""

@@ -45,7 +45,7 @@ def make_evaluator(name: str, *, strict: bool = True, **settings: Any) -> Evalua
         close = difflib.get_close_matches(str(name), EVALUATORS, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise EvaluationError(
-            f"unknown evaluator {name!r}{hint} (evaluators: {', '.join(EVALUATORS)})"
+            f"evaluator must be one of {', '.join(EVALUATORS)}, got {name!r}{hint}"
         )
     factory = EVALUATORS[name]
     takes: set[str] = set()
