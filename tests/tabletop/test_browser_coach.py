@@ -19,6 +19,7 @@ from pinastats.records import replay
 from pinastats.tabletop.review import _grader, review_play
 from pinastats.tabletop.server import BoardServer
 from pinastats.tabletop.session import PlaySession
+from pinastats.tabletop.view import board_view
 from tests.tabletop.test_browser import _click, _dice, _page
 
 
@@ -36,7 +37,7 @@ def _hold(page: Any, kept: list[int]) -> None:
     assert not +want, f"the dice {_dice(page)} do not hold {kept}"
 
 
-def _follow_the_coach(page: Any) -> int:
+def _follow_the_coach(page: Any, server: BoardServer) -> int:
     """Play the person's seat by the starred options until the game ends; the moves made."""
     for moves in range(800):
         if page.locator(".pina-result").count():
@@ -49,12 +50,12 @@ def _follow_the_coach(page: Any) -> int:
             best = page.locator(".pina-option.best")
             _click(page, best.first if best.count() else page.locator(".pina-option").first)
         elif page.locator(".pina-stop").count() and starred_keep.count():
-            label = starred_keep.first.inner_text().strip()
-            if label.startswith("stop"):
+            best = board_view(server.session)["advice"]["keeps"][0]  # the starred row's keep
+            assert best["label"] in starred_keep.first.inner_text()
+            if best["stop"]:
                 _click(page, page.locator(".pina-stop"))
             else:
-                kept = [] if label == "re-roll all" else [int(d) for d in label.split()[1:]]
-                _hold(page, kept)
+                _hold(page, list(best["keep"]))
                 _click(page, page.locator(".pina-roll"))
         else:
             _click(page, page.locator(".pina-roll"))
@@ -72,7 +73,7 @@ def test_following_the_coach_is_never_marked_a_mistake(
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         page = _page(browser, f"http://127.0.0.1:{server.server_address[1]}/")
-        assert _follow_the_coach(page) > 5
+        assert _follow_the_coach(page, server) > 5
         page.click(".pina-review")
         page.wait_for_function(
             "(document.querySelector('.pina-review-box') || {innerText: ''})"

@@ -128,7 +128,7 @@ def test_a_whole_game_at_a_real_table_on_a_phone(
     # no solved table kept: the coach is the learned network, whatever this machine solved
     from pinastats.solve import table
 
-    monkeypatch.setattr(table, "_folder", lambda: tmp_path / "boards")
+    monkeypatch.setattr(table, "tables_dir", lambda: tmp_path / "tables")
     monkeypatch.setattr(table, "_SOLUTIONS", type(table._SOLUTIONS)())
     folder = Path(os.environ.get("PINASTATS_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)

@@ -124,7 +124,7 @@ def test_a_whole_table_game_on_a_touch_phone(
     from pinastats.solve import table
     from pinastats.tabletop import review
 
-    monkeypatch.setattr(table, "_folder", lambda: tmp_path / "boards")  # the network advises
+    monkeypatch.setattr(table, "tables_dir", lambda: tmp_path / "tables")  # the network advises
     monkeypatch.setattr(table, "_SOLUTIONS", type(table._SOLUTIONS)())
     if not os.environ.get("PINASTATS_SCREENSHOTS"):  # the grading is tested elsewhere
         monkeypatch.setattr(review, "PLAYOUTS", 10)
