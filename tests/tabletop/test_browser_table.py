@@ -12,6 +12,7 @@ a desktop window (1280×900) are written to ``$PINASTATS_SCREENSHOTS`` when it i
 from __future__ import annotations
 
 import os
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -183,8 +184,11 @@ def test_a_whole_game_at_a_real_table_on_a_phone(
         desktop.close()
         _play_turn(page, server, [[1, 2, 3, 4, 4], [4, 3, 2, 1, 4]], "Small Straight")
         log = page.inner_text(".pina-log")
-        assert ("Turn 11 · Ana: rolled 1 2 3 4 6, kept 1 2 3 4, then 1 2 3 4 4, kept 1 2 3 4, "
-                "then 1 2 3 4 4 — placed on Small Straight for 3 points.") in log  # fmt: skip
+        # the dice the coach kept between the rolls (whichever evaluator advises) are told
+        told = re.search(r"Turn 11 · Ana: rolled 1 2 3 4 6, kept ([\d ]+), then 1 2 3 4 4, kept "
+                         r"([\d ]+), then 1 2 3 4 4 — placed on Small Straight for 3 points\.",
+                         log)  # fmt: skip
+        assert told is not None, log
         assert "Ana — 10 points · 1 token left" in page.inner_text(".pina-seats")
 
         # turn 12: Ben mistypes a roll on the keyboard and takes it back, then nothing: a pass
@@ -202,8 +206,9 @@ def test_a_whole_game_at_a_real_table_on_a_phone(
         assert page.locator(".pina-cell.legal").count() == 0
         _tap(page, page.locator(".pina-pass"))
         told = page.inner_text(".pina-log")
-        assert ("Turn 12 · Ben: rolled 2 3 3 5 6, kept nothing, then 2 2 3 6 6, kept 2 2, then "
-                "2 2 3 3 6 — nothing to place: the turn passes.") in told  # fmt: skip
+        assert re.search(r"Turn 12 · Ben: rolled 2 3 3 5 6, kept [\w ]+, then 2 2 3 6 6, kept "
+                         r"[\w ]+, then 2 2 3 3 6 — nothing to place: the turn passes\.",
+                         told), told  # fmt: skip
 
         # turn 13: Ana's last token triggers the end; Ben is told this is his last turn
         _play_turn(page, server, [[1, 2, 5, 5, 5], [3, 5, 5, 5, 6]], "Three 5s")
@@ -219,7 +224,7 @@ def test_a_whole_game_at_a_real_table_on_a_phone(
         assert len(page.locator(".pina-log li").all()) == 4  # every turn, the undone roll not
         _tap(page, page.locator(".pina-review"))
         review = page.inner_text(".pina-review-box")
-        assert "Graded by 100 play-outs" in review  # not the network that advised
+        assert "Graded by a search over the network, 3 turns deep, stronger than" in review
         assert "The game ended and Ben won." in review
         assert page.locator("svg.pina-chart polyline").count() == 2  # each seat's chance
         for width in (360, 430):  # the narrowest and widest phones
