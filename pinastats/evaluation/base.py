@@ -43,49 +43,49 @@ class Valuation:
 
 @runtime_checkable
 class Evaluator(Protocol):
-    """The protocol of :mod:`pinastats.evaluation`'s evaluators.
+    """The protocol of :mod:`pinastats.evaluation`'s evaluators (module docstring).
 
-    Attributes:
-        name: the registry name (``exact``, ``search``, ``network``, ``playouts``).
-        label: how a surface names it to a person ("the exact solution of this board").
-        strength: its rank: a larger one is the stronger evaluator (the exact
-            solution highest); a review grades with one at least as strong as the
-            one that advised.
-        chance_error: the measured mean absolute error of a chance (0 when exact).
-        difference_error: the measured error on the lead of one option over another
-            of one decision: a lead within it is too close to call (0 when exact).
-        instant: it answers a decision within an interactive surface's budget
-            (about a second on two cores) without solving or playing anything out.
+    Each evaluator names itself, ranks its strength and states its measured errors;
+    :meth:`values` is its ``W``, :meth:`advise` the turn DP on it.
     """
 
     @property
     def name(self) -> str:
-        """See the class docstring."""
+        """The registry name (``exact``, ``search``, ``network``, ``playouts``)."""
         ...
 
     @property
     def label(self) -> str:
-        """See the class docstring."""
+        """How a surface names it to a person ("the exact solution of this board")."""
         ...
 
     @property
     def strength(self) -> int:
-        """See the class docstring."""
+        """Its rank: a larger one is the stronger evaluator (the exact solution highest).
+
+        A review grades with one at least as strong as the one that advised.
+        """
         ...
 
     @property
     def chance_error(self) -> float:
-        """See the class docstring."""
+        """The measured mean absolute error of a chance (0 when exact)."""
         ...
 
     @property
     def difference_error(self) -> float:
-        """See the class docstring."""
+        """The measured error on the lead of one option over another of one decision.
+
+        A lead within it is too close to call (0 when exact).
+        """
         ...
 
     @property
     def instant(self) -> bool:
-        """See the class docstring."""
+        """Whether it answers within an interactive surface's budget (about a second).
+
+        No solve and no play-out: a decision on two cores well inside a second.
+        """
         ...
 
     def covers(self, config: GameConfig) -> str | None:
