@@ -275,6 +275,7 @@ class TableLoop:
     def dice(self, words: list[str]) -> None:
         """``dice D D D D D [roll N]``: the dice after a roll; prints the advice."""
         from pinastats.dice.hands import check_dice
+        from pinastats.game.turn import part_of
 
         self._ongoing()
         roll = None
@@ -285,7 +286,7 @@ class TableLoop:
         kept = self.turn.kept or ()
         if self.turn.kept is not None and len(values) == 5 - len(kept):
             values = [*kept, *values]
-        elif self.turn.kept is not None and not _within(kept, values):
+        elif self.turn.kept is not None and not part_of(kept, values):
             raise TableError(
                 f"you kept {dice_text(kept)}: give the {5 - len(kept)} dice re-rolled, or five "
                 f"dice that include {dice_text(kept)}"
@@ -315,8 +316,10 @@ class TableLoop:
             raise TableError(
                 f"that was the last of the {self._rolls()} rolls: place or pass, no re-roll"
             )
+        from pinastats.game.turn import part_of
+
         kept = tuple(sorted(_number(w, "keep") for w in words))
-        if not _within(kept, dice):
+        if not part_of(kept, dice):
             raise TableError(f"keep {dice_text(kept)}: the dice showing are {dice_text(dice)}")
         if len(kept) == 5:
             raise TableError("keeping all five dice is stopping: place or pass")
@@ -542,13 +545,3 @@ def _number(text: str, what: str) -> int:
         shown = text if len(text) <= 20 else text[:20] + "…"
         raise TableError(f"{what}: expected whole numbers written 0-9, got {shown!r}")
     return int(text)
-
-
-def _within(part: Sequence[int], dice: Sequence[int]) -> bool:
-    """Whether the dice ``part`` are among ``dice`` (as many of each value)."""
-    rest = list(dice)
-    for d in part:
-        if d not in rest:
-            return False
-        rest.remove(d)
-    return True

@@ -24,7 +24,7 @@ from pinastats import _engine as E
 from pinastats.agents.network import ValueNetworks, evaluate_states, fits, networks_of
 from pinastats.coach.advice import WinAdvice, valued_advice
 from pinastats.coach.outcomes import OutcomeSet, network_values, outcome_positions
-from pinastats.evaluation.base import Valuation
+from pinastats.evaluation.base import Evaluator, Valuation
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 
@@ -65,11 +65,7 @@ class NetworkEvaluator:
 
     def advise(self, game: Game, dice: tuple[int, ...], rolls_left: int) -> WinAdvice:
         """The turn DP on the network's ``W``; leads within the difference error are close."""
-        outcomes = outcome_positions(game)
-        advice = valued_advice(game, dice, rolls_left, outcomes, self.values(outcomes).w,
-                               resolution=self.difference_error, evaluator=self.name,
-                               check="the network's value of the chosen option")  # fmt: skip
-        return with_error(advice, self.chance_error)
+        return estimated_advice(self, game, dice, rolls_left, "the network's value")
 
     def chances(self, game: Game) -> tuple[float, ...]:
         """Each seat's chance by the network (exact once the game is over)."""
@@ -78,6 +74,20 @@ class NetworkEvaluator:
             return tuple(float(E.seat_result(game.state, s)) for s in range(n))
         p = evaluate_states(game.config, E.stack_states([game.state]), networks_of(self.networks))
         return tuple(float(E.seat_value(p[0, (s - game.to_move) % n], p[0, n])) for s in range(n))
+
+
+def estimated_advice(evaluator: Evaluator, game: Game, dice: tuple[int, ...], rolls_left: int,
+                     whose: str) -> WinAdvice:  # fmt: skip
+    """The turn DP on an estimating evaluator's ``W`` (no sampling), with its stated errors.
+
+    Leads within its error on a difference are too close to call; every estimated chance
+    carries its error on a chance (:func:`with_error`). ``whose``: the value's words.
+    """
+    outcomes = outcome_positions(game)
+    advice = valued_advice(game, dice, rolls_left, outcomes, evaluator.values(outcomes).w,
+                           resolution=evaluator.difference_error, evaluator=evaluator.name,
+                           check=f"{whose} of the chosen option")  # fmt: skip
+    return with_error(advice, evaluator.chance_error)
 
 
 def with_error(advice: WinAdvice, error: float) -> WinAdvice:

@@ -21,11 +21,11 @@ import numpy as np
 
 from pinastats.agents.network import ValueNetworks, fits
 from pinastats.agents.search import SEARCH_DEPTH, check_depth, check_variant
-from pinastats.coach.advice import WinAdvice, valued_advice
-from pinastats.coach.outcomes import OutcomeSet, outcome_positions
+from pinastats.coach.advice import WinAdvice
+from pinastats.coach.outcomes import OutcomeSet
 from pinastats.coach.search import search_values
 from pinastats.evaluation.base import Valuation
-from pinastats.evaluation.network import NetworkEvaluator, with_error
+from pinastats.evaluation.network import NetworkEvaluator, estimated_advice
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 
@@ -80,11 +80,7 @@ class SearchEvaluator:
 
     def advise(self, game: Game, dice: tuple[int, ...], rolls_left: int) -> WinAdvice:
         """The turn DP on the search's ``W``; leads within its difference error are close."""
-        outcomes = outcome_positions(game)
-        advice = valued_advice(game, dice, rolls_left, outcomes, self.values(outcomes).w,
-                               resolution=self.difference_error, evaluator=self.name,
-                               check="the search's value of the chosen option")  # fmt: skip
-        return with_error(advice, self.chance_error)
+        return estimated_advice(self, game, dice, rolls_left, "the search's value")
 
     def chances(self, game: Game) -> tuple[float, ...]:
         """Each seat's chance between turns: the network's (a search values a turn's ends)."""

@@ -66,6 +66,20 @@ def _keep_set(hand: int) -> frozenset[Dice]:
     return frozenset(_distinct_keeps(hand))
 
 
+def part_of(keep: Sequence[int], dice: Sequence[int]) -> bool:
+    """Whether the dice ``keep`` are among ``dice``, as many of each face: kept from that roll.
+
+    >>> part_of([4, 4], [1, 4, 4, 6, 2]), part_of([4, 4], [1, 4, 2, 6, 5])
+    (True, False)
+    """
+    rest = list(dice)
+    for d in keep:
+        if d not in rest:
+            return False
+        rest.remove(d)
+    return True
+
+
 def checked_keep(keep: Sequence[int], dice: Dice) -> Dice:
     """``keep`` sorted, checked to be part of the sorted hand ``dice`` (a clear error if not)."""
     if isinstance(keep, tuple | list) and all(type(d) is int for d in keep):

@@ -24,7 +24,7 @@ from pinastats.game.game import Game
 from pinastats.game.layout import load_layout
 from pinastats.game.notation import parse_position
 from pinastats.game.rules import EndReason, Rules, Trigger
-from pinastats.game.turn import roll_dice
+from pinastats.game.turn import part_of, roll_dice
 from pinastats.records.draws import generator_at
 from pinastats.records.format import (
     GameRecord,
@@ -143,7 +143,7 @@ def _rolls(turn: RecordedTurn, stream: str, rolls_allowed: int, where: str) -> n
     rng = None
     for i, dice in enumerate(turn.rolls):
         kept = () if i == 0 else turn.keeps[i - 1]
-        if i and (kept == turn.rolls[i - 1] or not _part_of(kept, turn.rolls[i - 1])):
+        if i and (kept == turn.rolls[i - 1] or not part_of(kept, turn.rolls[i - 1])):
             raise RecordError(
                 f"{where}: keep {i} {list(kept)} is not a re-roll of the dice "
                 f"{list(turn.rolls[i - 1])} (part of them, not all five)"
@@ -156,15 +156,6 @@ def _rolls(turn: RecordedTurn, stream: str, rolls_allowed: int, where: str) -> n
         _check(tuple(dice) == drawn, f"{where}, roll {i + 1}", "the dice", list(dice), list(drawn))
     assert rng is not None
     return rng
-
-
-def _part_of(keep: tuple[int, ...], dice: tuple[int, ...]) -> bool:
-    rest = list(dice)
-    for d in keep:
-        if d not in rest:
-            return False
-        rest.remove(d)
-    return True
 
 
 def _play(game: Game, turn: RecordedTurn, rng: np.random.Generator, where: str) -> None:

@@ -39,6 +39,7 @@ from pinastats.game.game import Game
 from pinastats.game.layout import load_layout
 from pinastats.game.notation import coaster_codes, notation_of, parse_position
 from pinastats.game.rules import HappyHourEffect
+from pinastats.game.turn import part_of
 from pinastats.records.format import GameRecord
 from pinastats.tabletop.session import PlayError
 from pinastats.tabletop.words import DEFAULT, dice_text, language, plural, turn_text
@@ -117,15 +118,6 @@ def setup_line(coasters: Sequence[str], tokens: Sequence[Sequence[int]], to_move
             raise PlayError(f"that table cannot be set: {exc}") from None
         line += f" hh scores={','.join(map(str, scores))}"
     return line
-
-
-def _part_of(keep: Sequence[int], dice: Sequence[int]) -> bool:
-    rest = list(dice)
-    for d in keep:
-        if d not in rest:
-            return False
-        rest.remove(d)
-    return True
 
 
 class TableSession:
@@ -293,7 +285,7 @@ class TableSession:
             if not state.rolls:
                 raise PlayError(f"the first roll of a turn keeps nothing, got kept {list(keep)}")
             last = state.rolls[-1]
-            if len(keep) >= 5 or not _part_of(keep, last) or not _part_of(keep, hand):
+            if len(keep) >= 5 or not part_of(keep, last) or not part_of(keep, hand):
                 raise PlayError(f"kept {list(keep)}: the kept dice are part of the roll before "
                                 f"({dice_text(last)}) and of this one ({dice_text(hand)}), "
                                 "not all five")  # fmt: skip
