@@ -17,8 +17,9 @@ machine may be shared: the ratios, not the rates, are what a run can tell).
 Then, in this process, one thread, games per CPU second: the readable Python
 turn (``play_game(..., fast=False)``: the agents' Python decisions, the
 pure-Python path) against the engine (``simulate``, one worker) for each
-agent; the targets are random >= 100x, ev >= 12x, strategic >= 10x. Nothing
-is asserted.
+agent, and for ``random`` the pure-Python reference engine of
+``tests/oracle`` as ``benchmarks/bench_sim.py`` measures it; the targets are
+random >= 100x, ev >= 12x, strategic >= 10x. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -127,6 +128,20 @@ def python_paths(seconds: float) -> list[tuple[str, float, float, float]]:
     return rows
 
 
+def reference_rate(seconds: float) -> float:
+    """Games per CPU second of the pure-Python reference engine (``random`` agent)."""
+    sys.path.insert(0, str(HERE.parent))  # the repository: tests.oracle
+    import numpy as np
+
+    from pinastats.game.config import GameConfig
+    from tests.oracle.reference_engine import play_random_games
+
+    games = max(100, int(450 * seconds))
+    cpu = time.process_time()
+    play_random_games(GameConfig(players=2), games, np.random.SeedSequence(1))
+    return games / (time.process_time() - cpu)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", default="2026-12-01", help="the older engine: main before")
@@ -171,9 +186,14 @@ def main(argv: list[str] | None = None) -> None:
     print("\nthis engine, one thread, games per CPU second")
     print(f"{'agent':10} {'Python turn':>12} {'engine':>10} {'load':>5} {'engine/Python':>14} "
           f"{'target':>7}")  # fmt: skip
-    for kind, python, engine, at in python_paths(args.seconds):
+    rows = python_paths(args.seconds)
+    for kind, python, engine, at in rows:
         print(f"{kind:10} {python:12,.0f} {engine:10,.0f} {at:5.2f} {engine / python:13.1f}x "
               f"{TARGET_OVER_PYTHON[kind]:6.0f}x")  # fmt: skip
+    reference, engine = reference_rate(args.seconds), rows[0][2]
+    print(f"pure-Python reference engine (tests/oracle), random: {reference:,.0f} games "
+          f"per CPU second; the engine's random {engine / reference:,.1f}x "
+          f"(load {load():.2f})")  # fmt: skip
 
 
 if __name__ == "__main__":
