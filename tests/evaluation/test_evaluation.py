@@ -58,7 +58,9 @@ def test_every_surface_offers_every_evaluator() -> None:
 
 
 def test_an_unknown_evaluator_or_setting_is_refused_by_name() -> None:
-    with pytest.raises(EvaluationError, match=r"evaluator must be one of .*, got 'netwrok'; did you mean 'network'"):
+    with pytest.raises(
+        EvaluationError, match=r"evaluator must be one of .*, got 'netwrok'; did you mean 'network'"
+    ):
         make_evaluator("netwrok")
     with pytest.raises(EvaluationError, match="takes no playouts"):
         make_evaluator("network", playouts=10)
