@@ -91,7 +91,9 @@ def test_the_same_refusal_as_simulate() -> None:
                 "--happy-hour")  # fmt: skip
     simulate = _run("simulate", "--agents", "strategic,perfect", "--games", "2", "--happy-hour")
     assert simulate.returncode == play.returncode == 2
-    assert play.stderr.strip() == simulate.stderr.strip()
+    # the same error line (a cold cache may print the compile's lines before it, in either)
+    assert play.stderr.strip().splitlines()[-1] == simulate.stderr.strip().splitlines()[-1]
+    assert play.stderr.strip().splitlines()[-1].startswith("pinastats: error: ")
 
 
 # -------------------------------------------------------------------- a served setup names no file
@@ -134,7 +136,7 @@ def test_a_served_setup_takes_layouts_by_name_only(table: BoardServer, tmp_path:
     answer = _setup(table, f"{line} layout={mine}")
     assert answer["view"]["mode"] == "setup"  # type: ignore[index]  # not set up
     assert "by name" in str(answer["message"])
-    assert str(mine) in str(answer["message"])
+    assert str(mine)[:80] in str(answer["message"])  # the path, cut to 80 characters
     answer = _setup(table, f"{line} layout=standard")  # a shipped layout by its name
     assert answer["view"]["mode"] == "table"  # type: ignore[index]
     assert load_layout(mine).name == "mine"  # outside a request, files are read again
