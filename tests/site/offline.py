@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from typing import Any
 
 PROSE = """article => {
   const copy = article.cloneNode(true);
@@ -35,3 +36,19 @@ def outside(html: str) -> list[str]:
     parser = Resources()
     parser.feed(html)
     return [u for u in parser.loaded if re.match(r"^(https?:)?//", u, re.IGNORECASE)]
+
+
+def check_formulas_drawn(page: Any, url: str, name: str, at_least: int) -> None:
+    """Open ``url`` and check its prose shows no TeX and ``at_least`` formulas have a size."""
+    page.goto(url)
+    page.wait_for_load_state("load")
+    text = page.locator("article").evaluate(PROSE)
+    assert "\\" not in text, f"{name}: TeX shown as text"
+    assert not re.search(r"\$[^$\s]+\$", text), f"{name}: $...$ shown as text"
+    formulas = page.locator("article math")
+    assert formulas.count() >= at_least
+    for i in range(formulas.count()):
+        box = formulas.nth(i).bounding_box()
+        assert box is not None
+        assert box["width"] > 0
+        assert box["height"] > 0

@@ -36,7 +36,7 @@ import pytest
 
 from tests.notebooks.conftest import NOTEBOOKS, SMALL_SCALE
 from tests.notebooks.strip import read
-from tests.site.offline import PROSE, outside
+from tests.site.offline import check_formulas_drawn, outside
 
 pytestmark = pytest.mark.slow
 
@@ -217,17 +217,7 @@ def check_the_formulas_offline(served: str, browser: Any) -> None:
     page.route("**/*", route)
     try:
         for name in ("01_dice_and_holds", "02_coaster_values"):
-            page.goto(f"{served}notebooks/{name}.html")
-            page.wait_for_load_state("load")
-            text = page.locator("article").evaluate(PROSE)
-            assert "\\" not in text, f"{name}: TeX shown as text"
-            assert not re.search(r"\$[^$\s]+\$", text), f"{name}: $...$ shown as text"
-            formulas = page.locator("article math")
-            assert formulas.count() >= 4
-            for i in range(formulas.count()):
-                box = formulas.nth(i).bounding_box()
-                assert box is not None
-                assert box["width"] > 0
+            check_formulas_drawn(page, f"{served}notebooks/{name}.html", name, 4)
     finally:
         page.close()
     assert refused == []
