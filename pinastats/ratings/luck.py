@@ -43,7 +43,6 @@ run stops when the adjusted interval's half-width is at most ``margin``
 from __future__ import annotations
 
 import copy
-import math
 import multiprocessing
 import os
 from collections.abc import Sequence
@@ -56,25 +55,23 @@ import numpy as np
 from pinastats import _engine as E
 from pinastats._arrays import FloatArray
 from pinastats._engine import copy_state, empty_state
+from pinastats._stats import mean_interval
 from pinastats.agents.loading import resolve_agent
-from pinastats.agents.network import evaluate_states, fits
+from pinastats.agents.network import evaluate_states
 from pinastats.agents.protocol import AgentProtocol
 from pinastats.coach.outcomes import OutcomeSet, outcome_positions
 from pinastats.coach.solve import TurnWin, solve_win_turn
 from pinastats.dice.errors import at_least_or_none, is_whole
 from pinastats.dice.hands import dice_tables
 from pinastats.errors import PinastatsError
+from pinastats.evaluation import make_evaluator
 from pinastats.evaluation.exact import exact_values
 from pinastats.game.config import GameConfig
 from pinastats.game.game import Game
 from pinastats.simulation.play import TurnRecord, play_turn
-from pinastats.solve import uncovered
 
 EVALUATORS = ("network", "exact")
 """``network``: the frozen learned evaluator; ``exact``: the solved two-player game's table."""
-
-Z95 = 1.959963984540054
-"""The 97.5% point of the standard normal: 95% intervals are ``mean ± Z95 · se``."""
 
 
 class LuckError(PinastatsError):
@@ -85,7 +82,7 @@ def check_evaluator(evaluator: str, config: GameConfig) -> str:
     """The evaluator's name, checked against the game (raises :class:`LuckError`)."""
     if evaluator not in EVALUATORS:
         raise LuckError(f"unknown evaluator {evaluator!r} (evaluators: {', '.join(EVALUATORS)})")
-    why = uncovered(config) if evaluator == "exact" else fits(config)
+    why = make_evaluator(evaluator).covers(config)  # the evaluation package's own test
     if why is not None:
         raise LuckError(f"the {evaluator} evaluator cannot value these games: {why}")
     return evaluator
@@ -266,10 +263,7 @@ class Share:
 
 def _share(x: FloatArray) -> Share:
     """``mean ± Z95 · sd / sqrt(B)`` of the per-deal means ``x`` (NaN width from one deal)."""
-    b = x.shape[0]
-    mean = float(x.mean())
-    se = float(x.std(ddof=1) / math.sqrt(b)) if b > 1 else float("nan")
-    return Share(mean, mean - Z95 * se, mean + Z95 * se)
+    return Share(*mean_interval(x))
 
 
 @dataclass(frozen=True)

@@ -619,19 +619,6 @@ def grader_of(game: Game, evaluator: str | Evaluator | None, playouts: int | Non
         raise ReviewError(str(exc)) from None
 
 
-def check_evaluator(evaluator: str, config: GameConfig) -> str:
-    """``evaluator`` if known and usable for games of ``config``."""
-    from pinastats.evaluation import make_evaluator
-
-    try:
-        why = make_evaluator(evaluator, strict=False).covers(config)
-    except EvaluationError as exc:
-        raise ReviewError(str(exc)) from None
-    if why is not None:
-        raise ReviewError(f"the {evaluator} evaluator cannot grade this game: {why}")
-    return evaluator
-
-
 def review_game(
     record: GameRecord,
     *,

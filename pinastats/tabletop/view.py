@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pinastats.evaluation import Evaluator, SearchEvaluator, choose, solve_in_background
-from pinastats.evaluation.network import NETWORK_CHANCE_ERROR, NETWORK_DIFFERENCE_ERROR
+from pinastats.evaluation.network import NETWORK_DIFFERENCE_ERROR
 from pinastats.game.game import Game
 from pinastats.game.notation import notation_of
 from pinastats.game.rules import HappyHourEffect, Trigger
@@ -44,8 +44,6 @@ from pinastats.tabletop.words import (
     seat_name,
 )
 
-NETWORK_ERROR = NETWORK_CHANCE_ERROR
-"""The network's mean absolute error on a chance to win (:mod:`pinastats.evaluation.network`)."""
 TIE = 0.0005
 """A lead below this is no lead: the two options are worth the same."""
 KEEPS_SHOWN = 6
